@@ -1,0 +1,29 @@
+// Builds what the benchmarks measure: generated output for one revision, compiled to plain JavaScript
+// (a benchmark must not pay for TypeScript transpilation), under .bench-tmp/.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
+export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"));
+export const TMP = join(ROOT, ".bench-tmp");
+
+/** Generates `revision` with the built CLI and compiles it; returns the folder of the JavaScript. */
+export function prepareRevision(revision) {
+  const cli = join(ROOT, "dist", "generator", "cli", "main.js");
+  if (!existsSync(cli)) throw new Error("run `npm run build` first");
+  const out = join(TMP, "src", revision);
+  execFileSync(process.execPath, [cli, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", out], { stdio: "inherit" });
+  const tsconfig = join(TMP, `tsconfig.${revision}.json`);
+  mkdirSync(TMP, { recursive: true });
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", revision), types: [], skipLibCheck: true },
+      include: [join(out, "**/*.ts")],
+    }),
+  );
+  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { stdio: "inherit" });
+  return join(TMP, "js", revision);
+}

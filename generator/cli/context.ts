@@ -1,0 +1,49 @@
+import { relative } from "node:path";
+import { defaultCacheDir } from "../spec/project-root.js";
+
+/**
+ * Everything a command touches outside its arguments. `main(argv, io)` takes
+ * it as a parameter so tests can run commands in-process with their own
+ * environment, working directory and captured output.
+ */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Replaces the global fetch (tests). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** A bad command line: reported in one line with exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** The cache folder; MCP_GEN_CACHE_DIR moves it (CI and tests keep the checkout clean). */
+export function cacheDirFor(io: CliIO): string {
+  return io.env.MCP_GEN_CACHE_DIR || defaultCacheDir();
+}
+
+/** One-line notices go to stderr so stdout stays machine-readable (`mcp-gen ir`). */
+export function logTo(io: CliIO): (line: string) => void {
+  return (line) => io.stderr(`${line}\n`);
+}
+
+/** Paths in messages are shown relative to the working directory when that is shorter. */
+export function displayPath(io: CliIO, path: string): string {
+  const rel = relative(io.cwd, path);
+  return rel === "" ? "." : rel.startsWith("..") || rel.length > path.length ? path : rel;
+}

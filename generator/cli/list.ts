@@ -1,0 +1,28 @@
+import { GeneratorError } from "../errors.js";
+import { catalog, type CatalogEntry } from "../spec/catalog.js";
+import { chooseSpecDir } from "../spec/sources.js";
+import { isDirectory } from "../spec/spec-dirs.js";
+import { cacheDirFor, type CliIO } from "./context.js";
+
+/**
+ * `mcp-gen list`: one row per known revision, to stdout, as an aligned table:
+ * release date, pinned commit (short; `?` marks an unverified pin) and where
+ * it is available locally.
+ */
+export function listRevisions(args: { specDir?: string | undefined }, io: CliIO): void {
+  // A mistyped spec dir would otherwise just show every revision as absent.
+  const explicit = chooseSpecDir({ specDir: args.specDir, env: io.env, cwd: io.cwd });
+  if (explicit && !isDirectory(explicit.dir)) throw new GeneratorError(`${explicit.label}: no such directory`);
+  const entries = catalog({ specDir: args.specDir, env: io.env, cwd: io.cwd, cacheDir: cacheDirFor(io) });
+  io.stdout(formatTable([["REVISION", "RELEASED", "PINNED", "PRESENT"], ...entries.map(row)]));
+}
+
+function row(e: CatalogEntry): string[] {
+  const pinned = e.commit ? `${e.commit.slice(0, 12)}${e.verified ? "" : "?"}` : "-";
+  return [e.revision, e.releaseDate ?? "unreleased", pinned, e.present.length ? e.present.join(",") : "absent"];
+}
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+}

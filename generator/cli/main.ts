@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/**
+ * mcp-gen command line. Parsing only picks a command; the work runs after
+ * yargs returns, so every failure ends in the same place and is reported as
+ * exactly one line on stderr:
+ *   GeneratorError → its toString(), exit 1
+ *   bad usage      → exit 2
+ *   anything else  → "internal error", exit 70 (MCP_GEN_DEBUG=1 adds the stack)
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import yargs, { type Argv } from "yargs";
+import { GeneratorError } from "../errors.js";
+import { processIO, UsageError, type CliIO } from "./context.js";
+import { fetchCommand } from "./fetch.js";
+import { generate } from "./generate.js";
+import { printIR } from "./ir.js";
+import { listRevisions } from "./list.js";
+import { generatorVersion } from "./version.js";
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 70; // EX_SOFTWARE
+
+type Job = (io: CliIO) => Promise<void> | void;
+
+/** Runs one mcp-gen invocation and returns its exit code; never throws, never exits the process. */
+export async function main(argv: readonly string[], ioOverrides: Partial<CliIO> = {}): Promise<number> {
+  const io: CliIO = { ...processIO(), ...ioOverrides };
+  try {
+    const { job, output } = await parse(argv);
+    if (output) io.stdout(output.endsWith("\n") ? output : `${output}\n`); // --help / --version
+    if (job) await job(io);
+    return EXIT_OK;
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+function report(e: unknown, io: CliIO): number {
+  if (e instanceof GeneratorError) {
+    io.stderr(`${e.toString()}\n`);
+    return EXIT_ERROR;
+  }
+  if (e instanceof UsageError) {
+    io.stderr(`mcp-gen: ${oneLine(e.message)} (see mcp-gen --help)\n`);
+    return EXIT_USAGE;
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  io.stderr(`mcp-gen: internal error: ${oneLine(err.message)}\n`);
+  if (io.env.MCP_GEN_DEBUG && err.stack) io.stderr(`${err.stack}\n`);
+  return EXIT_INTERNAL;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; output: string }> {
+  let job: Job | undefined;
+  const specDir = { type: "string", requiresArg: true, describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)" } as const;
+  const offline = { type: "boolean", default: false, describe: "never download; fail if the schema is not local" } as const;
+  const revisions = { type: "string", array: true, requiresArg: true, describe: "protocol revision (repeatable)" } as const;
+
+  const parser: Argv = yargs()
+    .scriptName("mcp-gen")
+    .usage("$0 [command] [options]")
+    .exitProcess(false)
+    .strict()
+    .parserConfiguration({ "camel-case-expansion": true })
+    // Handlers only record the job, so whatever yargs fails on is the command line itself.
+    .fail((message: string | undefined, error: Error | undefined) => {
+      throw new UsageError(message ?? error?.message ?? "invalid command line");
+    })
+    .command(
+      "$0",
+      "generate TypeScript for one or more revisions",
+      (y) =>
+        y
+          .option("revision", { ...revisions, alias: "r" })
+          .option("all", { type: "boolean", describe: "every known revision (see mcp-gen list)" }) // no default: conflicts() would see one
+          .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/<revision>; with several revisions, <out>/<revision>)" })
+          .option("spec-dir", specDir)
+          .option("offline", offline)
+          .conflicts("revision", "all"),
+      (a) => {
+        job = (io) =>
+          generate(
+            { revisions: list(a.revision, "--revision"), all: a.all === true, out: single(a.out, "--out"), specDir: single(a.specDir, "--spec-dir"), offline: a.offline },
+            io,
+          );
+      },
+    )
+    .command(
+      "ir",
+      "print a revision's IR as JSON on stdout",
+      (y) => y.option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r" }).option("spec-dir", specDir).option("offline", offline),
+      (a) => {
+        job = (io) => printIR({ revision: single(a.revision, "--revision") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
+      },
+    )
+    .command(
+      "list",
+      "list known revisions and where each is available",
+      (y) => y.option("spec-dir", specDir),
+      (a) => {
+        job = (io) => listRevisions({ specDir: single(a.specDir, "--spec-dir") }, io);
+      },
+    )
+    .command(
+      "fetch",
+      "download pinned revisions into the cache (sha256-checked)",
+      (y) =>
+        y
+          .option("revision", { ...revisions, alias: "r" })
+          .option("all", { type: "boolean", describe: "every pinned revision" })
+          .conflicts("revision", "all"),
+      (a) => {
+        job = (io) => fetchCommand({ revisions: list(a.revision, "--revision"), all: a.all === true }, io);
+      },
+    )
+    .epilog("Environment: MCP_SPEC_DIR (spec folder), MCP_SPEC_BASE_URL (download base), MCP_GEN_CACHE_DIR (cache folder).")
+    .version(generatorVersion())
+    .help()
+    .alias("h", "help");
+
+  let output = "";
+  await parser.parseAsync([...argv], {}, (_err: Error | undefined, _argv: unknown, text: string) => {
+    output = text;
+  });
+  return { job, output };
+}
+
+/** A repeated single-value option arrives as an array; say so instead of picking one. */
+function single(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) throw new UsageError(`${name} may be given only once`);
+  return String(value);
+}
+
+function list(value: unknown, name: string): string[] {
+  if (value === undefined) return [];
+  const values = (Array.isArray(value) ? value : [value]).map(String);
+  if (values.some((v) => v === "")) throw new UsageError(`${name} needs a value`);
+  return values;
+}
+
+/** True when this file is the process entry point (also through npm's bin symlink). */
+function isEntryPoint(): boolean {
+  const invoked = process.argv[1];
+  if (!invoked) return false;
+  try {
+    return realpathSync(invoked) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await main(process.argv.slice(2));
+}

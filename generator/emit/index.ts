@@ -1,0 +1,39 @@
+import type { ProtocolModel } from "../ir/model.js";
+import { format, header, render, type EmitContext, type GeneratedFile } from "./file.js";
+import { typesTarget } from "./types/target.js";
+import { validatorsTarget } from "./validators/target.js";
+import { writeAtomically } from "./write.js";
+
+/** An output target: turns the model into files. Each target lives in its own folder under emit/. */
+export interface Target {
+  name: string;
+  emit(ctx: EmitContext): GeneratedFile[];
+}
+
+export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget];
+
+/**
+ * Writes every target for one revision into outDir, atomically. TypeScript files get the header and
+ * go through prettier; the index re-exports every module a target marks as public.
+ */
+export async function emitRevision(
+  model: ProtocolModel,
+  options: { outDir: string; generatorVersion: string },
+): Promise<string[]> {
+  const files = await renderRevision(model, options.generatorVersion);
+  writeAtomically(options.outDir, files);
+  return files.map((f) => f.path);
+}
+
+/** The files of one revision, formatted, without writing them. */
+export async function renderRevision(model: ProtocolModel, generatorVersion: string): Promise<GeneratedFile[]> {
+  const ctx: EmitContext = { model, generatorVersion };
+  const files = TARGETS.flatMap((target) => target.emit(ctx));
+  const publicModules = files.filter((f) => !f.path.includes("/") && f.path.endsWith(".ts")).map((f) => f.path.replace(/\.ts$/, ".js"));
+  files.push({ path: "index.ts", content: render("index.ts.hbs", { modules: publicModules }) });
+  return Promise.all(
+    files.map(async (file) =>
+      file.path.endsWith(".ts") ? { path: file.path, content: await format(`${header(ctx)}\n\n${file.content}`) } : file,
+    ),
+  );
+}

@@ -1,0 +1,18 @@
+import type { GeneratedFile } from "../file.js";
+import { render } from "../file.js";
+import type { Target } from "../index.js";
+import { declarationsText } from "./print.js";
+
+/**
+ * `types.ts`: the schema's definitions and constants as TypeScript, declared as the schema declares
+ * them (interfaces with their `extends` clauses, aliases, constants) with their JSDoc, in source order.
+ * The file stands alone: it imports nothing.
+ */
+export const typesTarget: Target = {
+  name: "types",
+  emit(ctx): GeneratedFile[] {
+    const { definitions, constants } = ctx.model;
+    const declarations = declarationsText(definitions, constants);
+    return [{ path: "types.ts", content: render("types.ts.hbs", { declarations }) }];
+  },
+};

@@ -1,0 +1,226 @@
+import type { Definition, ObjectType, TypeNode } from "../../ir/model.js";
+import { access, literal, pointerSegment, str } from "../code.js";
+
+/**
+ * Compiles IR types into straight-line JavaScript checks, one function per definition.
+ *
+ * Every check function takes the value and returns a boolean; nothing is allocated on success. On
+ * failure the innermost check records a message and a JSON pointer relative to the value it was
+ * given, and each caller prefixes its own segment while returning, so the full pointer is built only
+ * on the failing path (`fail` and `within` in the validators template).
+ *
+ * Semantics are those of the official `schema.json` (as Ajv reads it): objects are open, an index
+ * signature constrains only the keys not declared, `number` means integer unless the IR says not.
+ */
+export class ValidatorCompiler {
+  /** Finished functions, in creation order. */
+  readonly functions: string[] = [];
+  /** Format checkers used, by format name. */
+  readonly formats = new Set<string>();
+  private readonly names = new Set<string>();
+
+  constructor(private readonly formatFunctions: Readonly<Record<string, string>>) {}
+
+  /** The check function name of a definition. */
+  static checkName(definition: string): string {
+    return `check${definition}`;
+  }
+
+  addDefinition(definition: Definition): void {
+    this.addFunction(ValidatorCompiler.checkName(definition.name), definition.type);
+  }
+
+  private addFunction(name: string, type: TypeNode): string {
+    this.names.add(name);
+    const scope = new Scope();
+    const body = this.statements(type, "v", { parts: [] }, scope, name);
+    this.functions.push(`function ${name}(v: any): boolean {\n${body.join("\n")}\nreturn true;\n}`);
+    return name;
+  }
+
+  /** A fresh helper name derived from the function it is hoisted out of. */
+  private helperName(owner: string): string {
+    let n = 1;
+    while (this.names.has(`${owner}_${n}`)) n++;
+    const name = `${owner}_${n}`;
+    this.names.add(name);
+    return name;
+  }
+
+  /** Statements that return false (after recording an error) when `value` does not match `type`. */
+  private statements(type: TypeNode, value: string, path: Path, scope: Scope, owner: string): string[] {
+    const leaf = this.leafCheck(type, value);
+    if (leaf) return [`if (!(${leaf.test})) return fail(${renderPath(path)}, ${str(leaf.message)});`];
+    switch (type.kind) {
+      case "ref":
+        return [`if (!${ValidatorCompiler.checkName(type.name)}(${value})) return within(${renderPath(path)});`];
+      case "array":
+        return this.arrayStatements(type, value, path, scope, owner);
+      case "object":
+        return this.objectStatements(type, value, path, scope, owner);
+      case "intersection":
+        return type.members.flatMap((member) => this.statements(member, value, path, scope, owner));
+      case "union":
+        return this.unionStatements(type.members, value, path, owner);
+      default:
+        throw new Error(`no check for ${type.kind}`);
+    }
+  }
+
+  /** Checks that fit in one expression, with the message for their failure; `null` for the rest. */
+  private leafCheck(type: TypeNode, v: string): { test: string; message: string } | null {
+    switch (type.kind) {
+      case "string": {
+        if (type.format === null) return { test: `typeof ${v} === "string"`, message: "must be string" };
+        const checker = this.formatFunctions[type.format];
+        if (!checker) throw new Error(`no checker for format ${type.format}`);
+        this.formats.add(type.format);
+        return { test: `typeof ${v} === "string" && ${checker}(${v})`, message: `must be string in format "${type.format}"` };
+      }
+      case "number": {
+        const tests = [type.integer ? `Number.isInteger(${v})` : `typeof ${v} === "number"`];
+        const words = [type.integer ? "integer" : "number"];
+        if (type.minimum !== null) {
+          tests.push(`${v} >= ${type.minimum}`);
+          words.push(`>= ${type.minimum}`);
+        }
+        if (type.maximum !== null) {
+          tests.push(`${v} <= ${type.maximum}`);
+          words.push(`<= ${type.maximum}`);
+        }
+        return { test: tests.join(" && "), message: `must be ${words.join(" and ")}` };
+      }
+      case "boolean":
+        return { test: `typeof ${v} === "boolean"`, message: "must be boolean" };
+      case "null":
+        return { test: `${v} === null`, message: "must be null" };
+      case "unknown":
+      case "any":
+        return { test: "true", message: "" };
+      case "nonPrimitive":
+        return { test: isObject(v), message: "must be object" };
+      case "literal":
+        return { test: `${v} === ${literal(type.value)}`, message: `must be equal to ${literal(type.value)}` };
+      case "union": {
+        const members = type.members.map((member) => this.leafCheck(member, v));
+        if (members.some((m) => m === null)) return null;
+        const tests = members.map((m) => m!.test);
+        if (tests.includes("true")) return { test: "true", message: "" };
+        return { test: tests.map((t) => `(${t})`).join(" || "), message: `must be ${describeLeaves(type.members)}` };
+      }
+      default:
+        return null;
+    }
+  }
+
+  private arrayStatements(type: Extract<TypeNode, { kind: "array" }>, value: string, path: Path, scope: Scope, owner: string): string[] {
+    const out = [`if (!Array.isArray(${value})) return fail(${renderPath(path)}, "must be array");`];
+    if (type.minItems !== null) {
+      out.push(`if (${value}.length < ${type.minItems}) return fail(${renderPath(path)}, "must have at least ${type.minItems} items");`);
+    }
+    if (type.maxItems !== null) {
+      out.push(`if (${value}.length > ${type.maxItems}) return fail(${renderPath(path)}, "must have at most ${type.maxItems} items");`);
+    }
+    if (acceptsAll(type.items)) return out;
+    const i = scope.name("i");
+    const item = scope.name("x");
+    const body = this.statements(type.items, item, { parts: [...path.parts, { dynamic: `"/" + ${i}` }] }, scope, owner);
+    out.push(`for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${body.join("\n")}\n}`);
+    return out;
+  }
+
+  private objectStatements(type: ObjectType, value: string, path: Path, scope: Scope, owner: string): string[] {
+    const out = [`if (!(${isObject(value)})) return fail(${renderPath(path)}, "must be object");`];
+    for (const property of type.properties) {
+      if (!property.optional) {
+        out.push(
+          `if (${value}${access(property.name)} === undefined) return fail(${renderPath(path)}, ${str(`must have required property '${property.name}'`)});`,
+        );
+      }
+    }
+    for (const property of type.properties) {
+      if (acceptsAll(property.type)) continue;
+      const local = scope.name("p");
+      const propertyPath: Path = { parts: [...path.parts, `/${pointerSegment(property.name)}`] };
+      const body = this.statements(property.type, local, propertyPath, scope, owner);
+      out.push(`const ${local} = ${value}${access(property.name)};\nif (${local} !== undefined) {\n${body.join("\n")}\n}`);
+    }
+    const extra = type.indexSignature?.type;
+    if (extra && !acceptsAll(extra)) {
+      const k = scope.name("k");
+      const declared = type.properties.map((p) => `${k} !== ${str(p.name)}`);
+      const item = scope.name("x");
+      const body = this.statements(extra, item, { parts: [...path.parts, { dynamic: `"/" + pointer(${k})` }] }, scope, owner);
+      const guard = declared.length > 0 ? `if (${declared.join(" && ")}) ` : "";
+      out.push(`for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`);
+    }
+    return out;
+  }
+
+  /**
+   * A union with non-trivial members: simple members are tested inline, the others become functions
+   * of their own so the union is an `||` of expressions. On failure `union` re-runs the non-trivial
+   * members and reports the error that got deepest, which for a tagged union is the error inside the
+   * member the value meant to be.
+   */
+  private unionStatements(members: TypeNode[], value: string, path: Path, owner: string): string[] {
+    const tests: string[] = [];
+    const checks: string[] = [];
+    for (const member of members) {
+      const leaf = this.leafCheck(member, value);
+      if (leaf) {
+        tests.push(`(${leaf.test})`);
+        continue;
+      }
+      const check =
+        member.kind === "ref" ? ValidatorCompiler.checkName(member.name) : this.addFunction(this.helperName(owner), member);
+      checks.push(check);
+      tests.push(`${check}(${value})`);
+    }
+    return [`if (!(${tests.join(" || ")})) return union(${renderPath(path)}, ${value}, [${checks.join(", ")}]);`];
+  }
+}
+
+/** A JSON pointer under construction: static segments, and expressions for indices and keys. */
+interface Path {
+  parts: Array<string | { dynamic: string }>;
+}
+
+function renderPath(path: Path): string {
+  const pieces: string[] = [];
+  let pending = "";
+  for (const part of path.parts) {
+    if (typeof part === "string") pending += part;
+    else {
+      if (pending) pieces.push(str(pending));
+      pending = "";
+      pieces.push(part.dynamic);
+    }
+  }
+  if (pending || pieces.length === 0) pieces.push(str(pending));
+  return pieces.join(" + ");
+}
+
+const acceptsAll = (type: TypeNode): boolean => type.kind === "unknown" || type.kind === "any";
+
+function isObject(v: string): string {
+  return `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`;
+}
+
+function describeLeaves(members: TypeNode[]): string {
+  const words = members.map((m) => {
+    if (m.kind === "literal") return literal(m.value);
+    if (m.kind === "number") return m.integer ? "integer" : "number";
+    if (m.kind === "nonPrimitive") return "object";
+    return m.kind;
+  });
+  return [...new Set(words)].join(" or ");
+}
+
+/** Local variable names, unique within one generated function. */
+class Scope {
+  private counter = 0;
+  name(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+}

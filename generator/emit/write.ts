@@ -1,0 +1,43 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, basename } from "node:path";
+import { GeneratorError } from "../errors.js";
+import type { GeneratedFile } from "./file.js";
+
+/**
+ * Writes a whole output directory or nothing: files go to a fresh sibling temp directory, which then
+ * replaces the target by rename. A failure at any point leaves the target exactly as it was.
+ */
+export function writeAtomically(outDir: string, files: GeneratedFile[]): void {
+  const target = resolve(outDir);
+  const parent = dirname(target);
+  let staging: string;
+  try {
+    mkdirSync(parent, { recursive: true });
+    staging = mkdtempSync(join(parent, `.${basename(target)}.tmp-`));
+    // mkdtemp makes the folder private; the output is an ordinary folder once renamed.
+    chmodSync(staging, 0o755 & ~process.umask());
+  } catch (error) {
+    throw new GeneratorError(`cannot write output: ${(error as Error).message}`, target);
+  }
+  const previous = `${staging}.old`;
+  try {
+    for (const file of files) {
+      const path = join(staging, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+    }
+    // Two renames: the old output moves aside, the new one takes its place, then the old is dropped.
+    const hadPrevious = existsSync(target);
+    if (hadPrevious) renameSync(target, previous);
+    try {
+      renameSync(staging, target);
+    } catch (error) {
+      if (hadPrevious) renameSync(previous, target);
+      throw error;
+    }
+    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new GeneratorError(`cannot write output: ${(error as Error).message}`, target);
+  }
+}

@@ -1,0 +1,27 @@
+import type { ProtocolModel } from "./model.js";
+import { walkType } from "./query.js";
+import { GeneratorError } from "../errors.js";
+
+/**
+ * Checks the invariants every emitter relies on, so that they can trust the model: unique names,
+ * every ref resolves, every method's message and results exist.
+ */
+export function checkModel(model: ProtocolModel, file: string): void {
+  const names = new Set<string>();
+  for (const definition of model.definitions) {
+    if (names.has(definition.name)) throw new GeneratorError(`\`${definition.name}\` is declared twice`, file, definition.line);
+    names.add(definition.name);
+  }
+  for (const definition of model.definitions) {
+    walkType(definition.type, (node) => {
+      if (node.kind === "ref" && !names.has(node.name)) {
+        throw new GeneratorError(`\`${definition.name}\` refers to unknown type \`${node.name}\``, file, definition.line);
+      }
+    });
+  }
+  for (const method of model.methods) {
+    for (const name of [method.message, ...method.results]) {
+      if (!names.has(name)) throw new GeneratorError(`method \`${method.method}\` refers to unknown \`${name}\``, file);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The few facts about MCP that `schema.ts` does not state in its types, kept in one place.
+ * Everything else the loader derives from the schema's own content.
+ */
+
+/** What being a member of one of the schema's membership unions means. */
+export interface MembershipRole {
+  kind: "request" | "notification" | "inputRequest";
+  sender: "client" | "server";
+  /** The union holding the results the receiver may answer with (requests only). */
+  resultUnion: string | null;
+}
+
+/**
+ * The unions by which the schema says who sends what. A revision uses a subset of them:
+ * `InputRequest` exists only where servers ask for input inside results instead of sending requests.
+ */
+export const MEMBERSHIP_UNIONS: Readonly<Record<string, MembershipRole>> = {
+  ClientRequest: { kind: "request", sender: "client", resultUnion: "ServerResult" },
+  ServerRequest: { kind: "request", sender: "server", resultUnion: "ClientResult" },
+  ClientNotification: { kind: "notification", sender: "client", resultUnion: null },
+  ServerNotification: { kind: "notification", sender: "server", resultUnion: null },
+  InputRequest: { kind: "inputRequest", sender: "server", resultUnion: "InputResponse" },
+};
+
+/** Each party's capability object; the lifecycle is found by where the client's travels. */
+export const CAPABILITY_TYPES = { client: "ClientCapabilities", server: "ServerCapabilities" } as const;
+
+/** The field (a plain param, or the last segment of a `_meta` key) naming the protocol version. */
+export const PROTOCOL_VERSION_FIELD = "protocolVersion";
+
+/** Constants by role: the spec's own names for them. */
+export const CONSTANT_ROLES = {
+  protocolVersion: /(^|_)PROTOCOL_VERSION$/,
+  jsonrpcVersion: /^JSONRPC_VERSION$/,
+} as const;
+
+/** JSON-RPC 2.0 reserves this range for error codes; a numeric constant inside it is one. */
+export const JSONRPC_ERROR_RANGE = { min: -32768, max: -32000 } as const;
+
+/**
+ * `schema.json` is produced with numbers defaulting to integers, and `@TJS-type number` marks the
+ * real numbers; the validators accept what `schema.json` accepts, so the IR follows suit.
+ */
+export const NUMBERS_ARE_INTEGERS_BY_DEFAULT = true;

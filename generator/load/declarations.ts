@@ -1,0 +1,129 @@
+import { Node, SyntaxKind, type SourceFile } from "ts-morph";
+import type { Constant, Definition, Deprecation, Heritage, TypeNode } from "../ir/model.js";
+import { categoryOf, hasTag, parseDeprecation, parseJsDoc } from "./jsdoc.js";
+import { applyTagConstraints, convertMembers, convertType, docOf, fail } from "./types.js";
+
+/** Everything read from the declarations, before inheritance is resolved. */
+export interface Declarations {
+  definitions: Definition[];
+  constants: Constant[];
+  deprecations: Deprecation[];
+}
+
+/**
+ * Reads every top-level statement. Exported interfaces, type aliases and constants become the model;
+ * any other statement is a construct the generator does not understand, reported with its line.
+ * An interface's `type` here holds its own members only; `inherit.ts` adds the inherited ones.
+ */
+export function readDeclarations(sourceFile: SourceFile, file: string): Declarations {
+  const ctx = { file };
+  const constants = readConstants(sourceFile, file);
+  const values = new Map(constants.map((c) => [c.name, c.value] as const));
+  const definitions: Definition[] = [];
+  const deprecations: Deprecation[] = [];
+  for (const statement of sourceFile.getStatements()) {
+    if (Node.isVariableStatement(statement)) continue;
+    if (!Node.isInterfaceDeclaration(statement) && !Node.isTypeAliasDeclaration(statement)) {
+      fail(ctx, statement, `unsupported top-level ${statement.getKindName()} \`${statement.getText().split("\n")[0]}\``);
+    }
+    if (!statement.isExported()) fail(ctx, statement, `\`${statement.getName()}\` is not exported`);
+    if (statement.getTypeParameters().length > 0) fail(ctx, statement, `unsupported generic declaration \`${statement.getName()}\``);
+    const name = statement.getName();
+    const doc = docOf(statement);
+    const typeCtx = { file, constants: values, definition: name, deprecations };
+    const deprecated = parseDeprecation(doc);
+    if (deprecated) {
+      deprecations.push({ ...deprecated, target: { kind: "definition", definition: name }, line: statement.getStartLineNumber() });
+    }
+    let type: TypeNode;
+    let heritage: Heritage[] = [];
+    if (Node.isInterfaceDeclaration(statement)) {
+      type = convertMembers(statement.getMembers(), typeCtx, [], name);
+      heritage = statement.getExtends().map((clause) => readHeritage(clause, file));
+    } else {
+      type = applyTagConstraints(convertType(statement.getTypeNodeOrThrow(), typeCtx, []), doc, ctx, statement);
+      readUnionMemberDeprecations(statement, name, deprecations);
+    }
+    definitions.push({
+      name,
+      declaration: Node.isInterfaceDeclaration(statement) ? "interface" : "type",
+      type,
+      heritage,
+      doc,
+      category: categoryOf(doc),
+      internal: hasTag(doc, "internal"),
+      deprecated,
+      line: statement.getStartLineNumber(),
+    });
+  }
+  return { definitions, constants, deprecations };
+}
+
+function readConstants(sourceFile: SourceFile, file: string): Constant[] {
+  const constants: Constant[] = [];
+  for (const statement of sourceFile.getVariableStatements()) {
+    if (!statement.isExported()) fail({ file }, statement, "unsupported non-exported variable");
+    if (statement.getDeclarationKind() !== "const") fail({ file }, statement, "unsupported non-const variable");
+    const doc = docOf(statement);
+    for (const declaration of statement.getDeclarations()) {
+      const initializer = declaration.getInitializer();
+      const value = initializer ? literalValue(initializer) : undefined;
+      if (value === undefined) fail({ file }, declaration, `constant \`${declaration.getName()}\` is not a literal`);
+      constants.push({
+        name: declaration.getName(),
+        value,
+        doc,
+        internal: hasTag(doc, "internal"),
+        line: declaration.getStartLineNumber(),
+      });
+    }
+  }
+  return constants;
+}
+
+function literalValue(node: Node): string | number | boolean | undefined {
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isNumericLiteral(node)) return node.getLiteralValue();
+  if (Node.isTrueLiteral(node) || Node.isFalseLiteral(node)) return node.getLiteralValue();
+  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken) {
+    const operand = node.getOperand();
+    if (Node.isNumericLiteral(operand)) return -operand.getLiteralValue();
+  }
+  if (Node.isAsExpression(node) && node.getTypeNode()?.getText() === "const") return literalValue(node.getExpression());
+  return undefined;
+}
+
+/** `extends Base` or `extends Omit<Base, "a" | "b">`. */
+function readHeritage(clause: Node, file: string): Heritage {
+  const withArgs = clause.asKindOrThrow(SyntaxKind.ExpressionWithTypeArguments);
+  const name = withArgs.getExpression().getText();
+  const args = withArgs.getTypeArguments();
+  if (args.length === 0) return { name, omit: [] };
+  const [base, keys] = args;
+  if (name !== "Omit" || args.length !== 2 || !Node.isTypeReference(base!) || base.getTypeArguments().length > 0) {
+    return fail({ file }, clause, `unsupported heritage clause \`${clause.getText()}\``);
+  }
+  const keyNodes = Node.isUnionTypeNode(keys!) ? keys.getTypeNodes() : [keys!];
+  const omit = keyNodes.map((key) => {
+    const literal = Node.isLiteralTypeNode(key) ? key.getLiteral() : null;
+    if (!literal || !Node.isStringLiteral(literal)) return fail({ file }, key, `unsupported Omit key \`${key.getText()}\``);
+    return literal.getLiteralValue();
+  });
+  return { name: base.getTypeName().getText(), omit };
+}
+
+/** A `@deprecated` JSDoc in front of one member of a union alias deprecates that member only. */
+function readUnionMemberDeprecations(statement: Node, definition: string, deprecations: Deprecation[]): void {
+  const union = statement.asKindOrThrow(SyntaxKind.TypeAliasDeclaration).getTypeNode();
+  if (!union || !Node.isUnionTypeNode(union)) return;
+  for (const member of union.getTypeNodes()) {
+    for (const range of member.getLeadingCommentRanges()) {
+      const text = range.getText();
+      if (!text.startsWith("/**")) continue;
+      const note = parseDeprecation(parseJsDoc(text));
+      if (note) {
+        deprecations.push({ ...note, target: { kind: "unionMember", definition, member: member.getText() }, line: member.getStartLineNumber() });
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { Project, ts, type SourceFile } from "ts-morph";
+import { GeneratorError } from "../errors.js";
+
+export interface OpenedSchema {
+  file: string;
+  sha256: string;
+  sourceFile: SourceFile;
+}
+
+/** One project for the whole process: regenerating several revisions reuses its compiler host. */
+let project: Project | null = null;
+
+/**
+ * Reads `schema.ts` and parses it, syntax only: the loader walks declarations and never needs the
+ * type checker, which keeps a whole revision's load well under a second.
+ */
+export function openSchema(file: string): OpenedSchema {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String((error as Error).message);
+    throw new GeneratorError(`cannot read schema: ${reason}`, file);
+  }
+  project ??= new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { noLib: true, target: ts.ScriptTarget.ES2022 },
+  });
+  const text = bytes.toString("utf8");
+  const sourceFile = project.createSourceFile(`/${createHash("sha1").update(file).digest("hex")}/schema.ts`, text, {
+    overwrite: true,
+  });
+  const diagnostics = project.getProgram().compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);
+  const first = diagnostics[0];
+  if (first) {
+    const line = first.start === undefined ? undefined : sourceFile.getLineAndColumnAtPos(first.start).line;
+    throw new GeneratorError(`syntax error: ${ts.flattenDiagnosticMessageText(first.messageText, " ")}`, file, line);
+  }
+  return { file, sha256: createHash("sha256").update(bytes).digest("hex"), sourceFile };
+}
+
+/** Drops a parsed schema from the shared project once it has been read into the IR. */
+export function closeSchema(opened: OpenedSchema): void {
+  project?.removeSourceFile(opened.sourceFile);
+}

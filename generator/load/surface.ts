@@ -1,0 +1,101 @@
+import type { Definition, Method } from "../ir/model.js";
+import { ModelIndex } from "../ir/query.js";
+import { GeneratorError } from "../errors.js";
+import { MEMBERSHIP_UNIONS, type MembershipRole } from "./conventions.js";
+
+/**
+ * Finds the protocol's methods: each member of a membership union is a message whose `method`
+ * literal names it. A message in a client union and the matching server union (cancellation, ping)
+ * becomes one method sent by both.
+ */
+export function readSurface(index: ModelIndex, file: string): Method[] {
+  const methods = new Map<string, Method>();
+  for (const [union, role] of Object.entries(MEMBERSHIP_UNIONS)) {
+    for (const message of index.unionMembers(union)) {
+      const definition = index.get(message);
+      if (!definition) throw new GeneratorError(`\`${union}\` names unknown \`${message}\``, file, index.get(union)?.line);
+      const name = methodName(index, definition, file);
+      const existing = methods.get(`${role.kind} ${name}`);
+      if (existing) {
+        if (existing.message !== message) {
+          throw new GeneratorError(`method \`${name}\` is both \`${existing.message}\` and \`${message}\``, file, definition.line);
+        }
+        existing.unions.push(union);
+        if (existing.sender !== role.sender) existing.sender = "both";
+        continue;
+      }
+      methods.set(`${role.kind} ${name}`, readMethod(index, definition, name, union, role));
+    }
+  }
+  return [...methods.values()].sort((a, b) => (index.get(a.message)?.line ?? 0) - (index.get(b.message)?.line ?? 0));
+}
+
+function methodName(index: ModelIndex, message: Definition, file: string): string {
+  const method = index.property(message.type, "method");
+  if (!method || method.type.kind !== "literal" || typeof method.type.value !== "string") {
+    throw new GeneratorError(`\`${message.name}\` has no string literal \`method\``, file, message.line);
+  }
+  return method.type.value;
+}
+
+function readMethod(index: ModelIndex, message: Definition, name: string, union: string, role: MembershipRole): Method {
+  const params = index.property(message.type, "params");
+  const pairing = role.resultUnion ? pairResult(index, message, role.resultUnion) : null;
+  return {
+    method: name,
+    kind: role.kind,
+    sender: role.sender,
+    message: message.name,
+    unions: [union],
+    params: params?.type ?? null,
+    paramsOptional: params?.optional ?? true,
+    results: pairing?.results ?? [],
+    pairing: pairing?.by ?? null,
+    acceptsInputResponses: acceptsInputResponses(index, params?.type ?? null),
+    category: message.category,
+    deprecated: message.deprecated,
+  };
+}
+
+/**
+ * Which results answer a request, in order of how explicitly the schema says so:
+ * 1. a `…ResultResponse`-like message of the same `@category` whose `result` names them;
+ * 2. the naming pair `XRequest` → `XResult`;
+ * 3. results of the same `@category` in the receiver's result union;
+ * 4. the receiver's empty result (the union member that is a bare alias of the base result).
+ */
+function pairResult(index: ModelIndex, message: Definition, resultUnion: string): { results: string[]; by: Method["pairing"] } {
+  const receiverResults = index.unionMembers(resultUnion);
+  if (message.category !== null) {
+    for (const candidate of index.model.definitions) {
+      if (candidate.category !== message.category || candidate === message) continue;
+      const object = index.objectOf(candidate.type);
+      const result = object?.properties.find((p) => p.name === "result");
+      if (!result || !object?.properties.some((p) => p.name === "jsonrpc")) continue;
+      const results = index.refMembers(result.type);
+      if (results) return { results, by: "response" };
+    }
+  }
+  const stem = message.name.replace(/Request$/, "");
+  if (stem !== message.name && index.get(`${stem}Result`)) return { results: [`${stem}Result`], by: "naming" };
+  if (message.category !== null) {
+    const results = receiverResults.filter((name) => index.get(name)?.category === message.category);
+    if (results.length > 0) return { results, by: "category" };
+  }
+  const empty = receiverResults.find((name) => {
+    const definition = index.get(name);
+    return definition?.declaration === "type" && definition.type.kind === "ref" && !receiverResults.includes(definition.type.name);
+  });
+  return empty ? { results: [empty], by: "empty" } : { results: [], by: null };
+}
+
+/** Whether the params have a property holding responses keyed like the `InputResponse` union's map. */
+function acceptsInputResponses(index: ModelIndex, params: Method["params"]): boolean {
+  const inputResponse = MEMBERSHIP_UNIONS["InputRequest"]?.resultUnion;
+  if (!inputResponse || !index.get(inputResponse)) return false;
+  return (index.objectOf(params)?.properties ?? []).some((property) => {
+    const map = index.objectOf(property.type);
+    const values = map?.indexSignature?.type;
+    return values?.kind === "ref" && values.name === inputResponse;
+  });
+}

@@ -1,0 +1,158 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { GeneratorError } from "../errors.js";
+import { sha256Hex } from "./integrity.js";
+import { defaultCacheDir } from "./project-root.js";
+import { readRevisions, type RevisionEntry, type RevisionsManifest } from "./revisions.js";
+
+/**
+ * Downloads one pinned revision into the cache, `schema/<rev>/`.
+ *
+ * Every file is checked against revisions.json before anything touches the
+ * disk, and the finished folder is renamed into place in one step, so an
+ * interrupted or rejected fetch never leaves a half-written revision behind
+ * for `resolveSchema` to pick up.
+ */
+export interface FetchOptions {
+  /** Where `<rev>/` is created; defaults to the project's `schema/`. */
+  cacheDir?: string;
+  /** Replaces revisions.json's rawBaseUrl; files come from `<baseUrl>/<commit>/schema/<rev>/<path>`. */
+  baseUrl?: string | undefined;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Consulted for MCP_SPEC_BASE_URL (so tests can point at a local server). */
+  env?: NodeJS.ProcessEnv;
+  /** Defaults to schema/revisions.json. */
+  manifest?: RevisionsManifest;
+  /** Per-file timeout. */
+  timeoutMs?: number;
+}
+
+export interface FetchResult {
+  revision: string;
+  /** The installed `<cacheDir>/<rev>` folder. */
+  dir: string;
+  /** Relative paths written, sorted. */
+  files: string[];
+  /** Where the files came from, `<baseUrl>/<commit>/schema/<rev>/`. */
+  source: string;
+}
+
+const CONCURRENCY = 8;
+
+/** `<baseUrl>/<commit>/schema/<rev>/` for a revision, honouring MCP_SPEC_BASE_URL. */
+export function revisionSourceUrl(
+  revision: string,
+  entry: RevisionEntry,
+  manifest: RevisionsManifest,
+  options: Pick<FetchOptions, "baseUrl" | "env"> = {},
+): string {
+  const env = options.env ?? process.env;
+  const base = options.baseUrl ?? (env.MCP_SPEC_BASE_URL || undefined) ?? manifest.rawBaseUrl;
+  return `${base.replace(/\/+$/, "")}/${entry.commit}/schema/${revision}/`;
+}
+
+export async function fetchRevision(revision: string, options: FetchOptions = {}): Promise<FetchResult> {
+  const manifest = options.manifest ?? readRevisions();
+  const entry = manifest.revisions[revision];
+  if (!entry) {
+    const known = Object.keys(manifest.revisions).sort().join(", ");
+    throw new GeneratorError(`cannot fetch unknown revision "${revision}"; pinned revisions: ${known}`);
+  }
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const source = revisionSourceUrl(revision, entry, manifest, options);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const paths = Object.keys(entry.files).sort();
+
+  // 1. Download and verify everything in memory: a mismatch must leave the disk alone.
+  const contents = new Map<string, Uint8Array>();
+  await inBatches(paths, CONCURRENCY, async (path) => {
+    const url = source + path.split("/").map(encodeURIComponent).join("/");
+    const data = await download(doFetch, url, timeoutMs);
+    const expected = entry.files[path];
+    const actual = sha256Hex(data);
+    if (actual !== expected) {
+      throw new GeneratorError(
+        `sha256 mismatch for schema/${revision}/${path}: expected ${expected}, got ${actual}; cache left unchanged`,
+        url,
+      );
+    }
+    contents.set(path, data);
+  });
+
+  // 2. Write a complete copy next to the target (same filesystem), then swap it in.
+  mkdirSync(cacheDir, { recursive: true });
+  const tmp = mkdtempSync(join(cacheDir, `.fetch-${revision}-`));
+  try {
+    for (const path of paths) {
+      const target = join(tmp, ...path.split("/"));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, contents.get(path) as Uint8Array, { flag: "wx" });
+    }
+    const dir = join(cacheDir, revision);
+    installDir(tmp, dir, cacheDir, revision);
+    return { revision, dir, files: paths, source };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves `tmp` to `dir`. An existing copy is moved aside first and only removed
+ * once the new one is in place, so a failure keeps the old cache.
+ */
+function installDir(tmp: string, dir: string, cacheDir: string, revision: string): void {
+  let aside: string | undefined;
+  try {
+    aside = join(cacheDir, `.old-${revision}-${process.pid}-${Date.now()}`);
+    renameSync(dir, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    aside = undefined; // nothing cached yet
+  }
+  try {
+    renameSync(tmp, dir);
+  } catch (e) {
+    if (aside) renameSync(aside, dir);
+    throw e;
+  }
+  if (aside) rmSync(aside, { recursive: true, force: true });
+}
+
+async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs: number): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (e) {
+    throw new GeneratorError(`cannot download: ${describeFetchFailure(e)}`, url);
+  }
+  if (!response.ok) {
+    throw new GeneratorError(`download failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), url);
+  }
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (e) {
+    throw new GeneratorError(`download interrupted: ${describeFetchFailure(e)}`, url);
+  }
+}
+
+/** undici reports "fetch failed" and hides the useful part (ECONNREFUSED, ENOTFOUND...) in `cause`. */
+function describeFetchFailure(e: unknown): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err.name === "TimeoutError") return "timed out";
+  const cause = err.cause?.code ?? err.cause?.message;
+  return cause ? `${err.message ?? "fetch failed"} (${cause})` : (err.message ?? String(e));
+}
+
+/** Runs `job` over `items` with at most `limit` in flight; the first failure rejects. */
+async function inBatches<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await job(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,288 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { main } from "../generator/cli/main.js";
+import { GeneratorError } from "../generator/errors.js";
+
+// The loader and emitters belong to other modules and have their own tests;
+// here they are stand-ins that record how the CLI drives them.
+const calls = vi.hoisted(() => ({
+  load: [] as Array<{ file: string; revision: string }>,
+  emit: [] as Array<{ model: unknown; outDir: string; generatorVersion: string }>,
+  loadError: undefined as unknown,
+}));
+vi.mock("../generator/load/index.js", () => ({
+  loadModel: (file: string, options: { revision: string }) => {
+    calls.load.push({ file, revision: options.revision });
+    if (calls.loadError) throw calls.loadError;
+    return { revision: options.revision, irVersion: 1 };
+  },
+}));
+vi.mock("../generator/emit/index.js", () => ({
+  emitRevision: async (model: unknown, options: { outDir: string; generatorVersion: string }) => {
+    calls.emit.push({ model, ...options });
+    return ["index.ts", "types.ts", "validators.ts"];
+  },
+}));
+
+const repoRoot = resolve(import.meta.dirname, "..");
+const specDir = resolve(repoRoot, process.env.MCP_SPEC_DIR ?? "../shared/mcp-spec/schema");
+const haveSpec = (() => {
+  try {
+    return statSync(join(specDir, "draft", "schema.ts")).isFile();
+  } catch {
+    return false;
+  }
+})();
+const packageVersion = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+const PINNED = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"];
+
+let work: string;
+let cache: string;
+const servers: Server[] = [];
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), "mcp-gen-cli-"));
+  cache = join(work, "cache");
+  calls.load.length = 0;
+  calls.emit.length = 0;
+  calls.loadError = undefined;
+});
+afterEach(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+/** Runs mcp-gen in-process with a clean environment, a private cache and captured output. */
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: { MCP_GEN_CACHE_DIR: cache, ...env },
+    cwd: work,
+  });
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+function layout(base: string, revisions: string[]): string {
+  for (const rev of revisions) {
+    mkdirSync(join(base, rev), { recursive: true });
+    writeFileSync(join(base, rev, "schema.ts"), `// ${rev}\n`);
+  }
+  return base;
+}
+
+function expectOneLine(stderr: string): string {
+  expect(stderr.endsWith("\n")).toBe(true);
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  return stderr.trimEnd();
+}
+
+describe("mcp-gen list", () => {
+  it("shows every pinned revision with its date, pin and presence", async () => {
+    const r = await cli(["list"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^REVISION\s+RELEASED\s+PINNED\s+PRESENT$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(PINNED);
+    expect(lines[1]).toMatch(/^2024-11-05\s+2024-11-05\s+[0-9a-f]{12}\??\s+absent$/);
+    expect(lines[6]).toMatch(/^draft\s+unreleased\s+[0-9a-f]{12}\??\s+absent$/);
+  });
+
+  it.skipIf(!haveSpec)("marks revisions found through MCP_SPEC_DIR as env", async () => {
+    const r = await cli(["list"], { MCP_SPEC_DIR: specDir });
+    expect(r.code).toBe(0);
+    for (const line of r.stdout.trimEnd().split("\n").slice(1)) expect(line).toMatch(/\senv$/);
+  });
+
+  it("--spec-dir wins over MCP_SPEC_DIR, adds unpinned revisions, and cache copies show too", async () => {
+    const flag = layout(join(work, "flag"), ["2025-06-18", "2030-01-01"]);
+    const env = layout(join(work, "env"), ["draft"]);
+    layout(cache, ["draft", "2025-06-18"]);
+    const r = await cli(["list", "--spec-dir", flag], { MCP_SPEC_DIR: env });
+    expect(r.code).toBe(0);
+    const rows = Object.fromEntries(
+      r.stdout.trimEnd().split("\n").slice(1).map((l) => {
+        const cells = l.split(/\s{2,}/);
+        return [cells[0], cells];
+      }),
+    );
+    expect(rows["2025-06-18"]?.[3]).toBe("spec-dir,cache");
+    expect(rows["draft"]?.[3]).toBe("cache");
+    expect(rows["2030-01-01"]).toEqual(["2030-01-01", "2030-01-01", "-", "spec-dir"]);
+    expect(rows["2024-11-05"]?.[3]).toBe("absent");
+  });
+
+  it("a spec dir that does not exist is an error, not a table of 'absent'", async () => {
+    const r = await cli(["list", "--spec-dir", "no/such/dir"]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toBe("mcp-gen: --spec-dir no/such/dir: no such directory");
+  });
+});
+
+describe("usage", () => {
+  it("--help and --version print to stdout and exit 0", async () => {
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("mcp-gen list");
+    expect(help.stdout).toContain("--spec-dir");
+    expect(await cli(["--version"])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: "" });
+  });
+
+  it.each([
+    [["--bogus"], /Unknown argument: bogus/],
+    [["frobnicate"], /Unknown argument: frobnicate/],
+    [["list", "--revision", "draft"], /Unknown argument: revision/],
+    [["--revision"], /Not enough arguments following: revision/],
+    [["--revision", "draft", "--all"], /mutually exclusive/],
+    [["--out", "a", "--out", "b", "-r", "draft"], /--out may be given only once/],
+    [[], /missing --revision R \(repeatable\) or --all/],
+    [["ir"], /Missing required argument: revision/],
+    [["fetch"], /missing --revision R/],
+  ])("%j is a usage error: one line, exit 2", async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(expectOneLine(r.stderr)).toMatch(message);
+    expect(r.stdout).toBe("");
+    expect(calls.load).toEqual([]);
+  });
+});
+
+describe("mcp-gen --revision (generate)", () => {
+  it("--offline with the schema nowhere: exactly the advice line, exit 1", async () => {
+    const r = await cli(["--revision", "2026-07-28", "--offline"]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toBe(
+      'mcp-gen: no schema.ts for revision 2026-07-28: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision 2026-07-28" (network)',
+    );
+  });
+
+  it("an unknown revision lists the known ones, exit 1", async () => {
+    const r = await cli(["-r", "1999-01-01"]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toMatch(/unknown revision "1999-01-01"; known revisions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft/);
+  });
+
+  it("loads each revision once and emits into generated/<rev> under cwd", async () => {
+    const spec = layout(join(work, "spec"), ["2025-06-18", "draft"]);
+    const r = await cli(["-r", "2025-06-18", "--revision", "draft", "-r", "2025-06-18", "--spec-dir", spec]);
+    expect(r.code).toBe(0);
+    expect(calls.load).toEqual([
+      { file: join(spec, "2025-06-18", "schema.ts"), revision: "2025-06-18" },
+      { file: join(spec, "draft", "schema.ts"), revision: "draft" },
+    ]);
+    expect(calls.emit).toEqual([
+      { model: { revision: "2025-06-18", irVersion: 1 }, outDir: join(work, "generated", "2025-06-18"), generatorVersion: packageVersion },
+      { model: { revision: "draft", irVersion: 1 }, outDir: join(work, "generated", "draft"), generatorVersion: packageVersion },
+    ]);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^mcp-gen: 2025-06-18: wrote 3 files to generated\/2025-06-18 \(schema from spec-dir, \d+ ms\)$/);
+  });
+
+  it("--out is the folder for one revision and the parent for several", async () => {
+    const spec = layout(join(work, "spec"), ["2025-06-18", "draft"]);
+    await cli(["-r", "draft", "--out", "out/one"], { MCP_SPEC_DIR: spec });
+    expect(calls.emit.map((c) => c.outDir)).toEqual([join(work, "out", "one")]);
+    calls.emit.length = 0;
+    await cli(["-r", "draft", "-r", "2025-06-18", "--out", "out/many"], { MCP_SPEC_DIR: spec });
+    expect(calls.emit.map((c) => c.outDir)).toEqual([join(work, "out", "many", "draft"), join(work, "out", "many", "2025-06-18")]);
+  });
+
+  it("locates every schema before loading any: one missing revision means nothing is generated", async () => {
+    const spec = layout(join(work, "spec"), ["draft"]);
+    const r = await cli(["-r", "draft", "-r", "2025-06-18", "--spec-dir", spec, "--offline"]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toMatch(/no schema\.ts for revision 2025-06-18 in --spec-dir/);
+    expect(calls.load).toEqual([]);
+  });
+
+  it.skipIf(!haveSpec)("--all generates every known revision in one process", async () => {
+    const r = await cli(["--all", "--offline"], { MCP_SPEC_DIR: specDir });
+    expect(r.code).toBe(0);
+    expect(calls.load.map((c) => c.revision)).toEqual(PINNED);
+    expect(calls.load.every((c) => c.file.startsWith(specDir))).toBe(true);
+  });
+
+  it("a GeneratorError from the loader is printed as its one line, exit 1, no stack", async () => {
+    const spec = layout(join(work, "spec"), ["draft"]);
+    calls.loadError = new GeneratorError("unexpected token\nat column 3", join(spec, "draft", "schema.ts"), 42);
+    const r = await cli(["-r", "draft", "--spec-dir", spec]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toBe(`mcp-gen: ${join(spec, "draft", "schema.ts")}:42: unexpected token at column 3`);
+    expect(calls.emit).toEqual([]);
+  });
+
+  it("an unexpected error is one line and exit 70 (stack only with MCP_GEN_DEBUG)", async () => {
+    const spec = layout(join(work, "spec"), ["draft"]);
+    calls.loadError = new TypeError("boom");
+    const r = await cli(["-r", "draft", "--spec-dir", spec]);
+    expect(r.code).toBe(70);
+    expect(expectOneLine(r.stderr)).toBe("mcp-gen: internal error: boom");
+    const debug = await cli(["-r", "draft", "--spec-dir", spec], { MCP_GEN_DEBUG: "1" });
+    expect(debug.code).toBe(70);
+    expect(debug.stderr).toContain("TypeError: boom\n    at ");
+  });
+});
+
+describe("mcp-gen ir", () => {
+  it("prints the model as 2-space JSON on stdout", async () => {
+    const spec = layout(join(work, "spec"), ["2030-01-01"]);
+    const r = await cli(["ir", "--revision", "2030-01-01", "--spec-dir", spec]);
+    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ revision: "2030-01-01", irVersion: 1 }, null, 2)}\n`, stderr: "" });
+    expect(calls.load).toEqual([{ file: join(spec, "2030-01-01", "schema.ts"), revision: "2030-01-01" }]);
+  });
+});
+
+describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
+  async function serve(): Promise<string> {
+    const server = createServer((req, res) => {
+      const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
+      try {
+        res.end(readFileSync(join(specDir, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
+      } catch {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("downloads pinned revisions into the cache, one summary line each", async () => {
+    const base = await serve();
+    const r = await cli(["fetch", "-r", "2025-06-18", "-r", "draft"], { MCP_SPEC_BASE_URL: base });
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "mcp-gen: fetched 2025-06-18 (2 files, sha256 checked) into cache/2025-06-18",
+      "mcp-gen: fetched draft (2 files, sha256 checked) into cache/draft",
+    ]);
+    expect(readdirSync(cache).sort()).toEqual(["2025-06-18", "draft"]);
+    // ... after which generation finds them offline.
+    const gen = await cli(["-r", "draft", "--offline"]);
+    expect(gen.code).toBe(0);
+    expect(gen.stderr).toMatch(/schema from cache/);
+  });
+
+  it("generation fetches a missing pinned revision by itself and says so on one line", async () => {
+    const base = await serve();
+    const r = await cli(["-r", "2025-03-26"], { MCP_SPEC_BASE_URL: base });
+    expect(r.code).toBe(0);
+    const [notice, summary, ...rest] = r.stderr.trimEnd().split("\n");
+    expect(notice).toMatch(/^mcp-gen: no local schema\.ts for revision 2025-03-26; fetching pinned revision 2025-03-26 from http:\/\/127\.0\.0\.1/);
+    expect(summary).toMatch(/schema from fetched/);
+    expect(rest).toEqual([]);
+    expect(calls.load).toEqual([{ file: join(cache, "2025-03-26", "schema.ts"), revision: "2025-03-26" }]);
+  });
+
+  it("an unpinned revision cannot be fetched", async () => {
+    const r = await cli(["fetch", "-r", "1999-01-01"]);
+    expect(r.code).toBe(1);
+    expect(expectOneLine(r.stderr)).toMatch(/cannot fetch unknown revision "1999-01-01"/);
+  });
+});

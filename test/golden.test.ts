@@ -1,0 +1,134 @@
+/**
+ * Golden tests: each fixture `test/fixtures/<construct>/schema.ts` is loaded and rendered, and the
+ * IR (`ir.json`), `types.ts` and `validators.ts` are compared byte for byte with
+ * `test/fixtures/<construct>/expected/`.
+ *
+ * After an intended change to the loader or an emitter, rewrite the expected files with
+ *
+ *     UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts
+ *
+ * then READ THE DIFF (`git diff test/fixtures`) before accepting it: a golden file is only as right
+ * as the review it got. The facts that matter most (methods, pairing, lifecycle, deprecations,
+ * constraints) are also asserted directly in `test/load-*.test.ts`, so a wrong golden file cannot
+ * hide a loader bug on its own.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  expectedDir,
+  fixtureNames,
+  GOLDEN_FILES,
+  readExpected,
+  renderFixture,
+  writeExpected,
+  writeToTemp,
+  type RenderedFixture,
+} from "./helpers/golden.js";
+import { ROOT } from "./helpers/spec.js";
+
+const UPDATE = process.env.UPDATE_GOLDEN === "1";
+const FIXTURES = fixtureNames();
+const rendered = new Map<string, RenderedFixture>();
+
+async function render(name: string): Promise<RenderedFixture> {
+  let result = rendered.get(name);
+  if (!result) {
+    result = await renderFixture(name);
+    rendered.set(name, result);
+  }
+  return result;
+}
+
+describe("golden fixtures", () => {
+  it("has one fixture per construct", () => {
+    expect(FIXTURES).toEqual(
+      expect.arrayContaining([
+        "arrays",
+        "constraints",
+        "deprecations",
+        "extends",
+        "index-signatures",
+        "intersection",
+        "jsdoc",
+        "lifecycle-stateful",
+        "lifecycle-stateless",
+        "literals",
+        "nested-objects",
+        "omit",
+        "primitives",
+        "properties",
+        "protocol-surface",
+        "record",
+        "typeof-constants",
+        "unions",
+      ]),
+    );
+  });
+
+  describe.each(FIXTURES)("%s", (name) => {
+    it.each(GOLDEN_FILES)("%s matches expected/", async (file) => {
+      const actual = (await render(name)).golden[file];
+      if (UPDATE) {
+        writeExpected(name, file, actual);
+        return;
+      }
+      const expected = readExpected(name, file);
+      expect(expected, `missing ${join(expectedDir(name), file)}: run UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts`).not.toBeNull();
+      expect(actual).toBe(expected);
+    });
+
+    it("expected/ holds nothing but the golden files", () => {
+      if (UPDATE) return;
+      expect(readdirSync(expectedDir(name)).sort()).toEqual([...GOLDEN_FILES].sort());
+    });
+
+    it("renders deterministically", async () => {
+      const again = await renderFixture(name);
+      expect(again.golden).toEqual((await render(name)).golden);
+    });
+  });
+});
+
+describe("generated code of every fixture", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("type-checks under strict TypeScript", async () => {
+    // One tsc run over every fixture's output, each in its own folder.
+    const all = await Promise.all(FIXTURES.map(async (name) => ({ name, files: (await render(name)).files })));
+    const root = writeToTemp([], "mcp-gen-golden-tsc-");
+    dirs.push(root);
+    for (const { name, files } of all) {
+      for (const file of files) {
+        const path = join(root, name, file.path);
+        mkdirSync(join(path, ".."), { recursive: true });
+        writeFileSync(path, file.content);
+      }
+    }
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["**/*.ts"],
+      }),
+    );
+    writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
+    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", root], { encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+});

@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadModel } from "../generator/load/index.js";
+import { renderRevision } from "../generator/emit/index.js";
+import { REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
+
+const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe("generated output", () => {
+  it("compiles on its own under the strictest settings, every revision", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-gen-strict-"));
+    const tsconfig = join(dir, "tsconfig.json");
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          noImplicitOverride: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
+          noImplicitReturns: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          noEmit: true,
+          types: [],
+          lib: ["ES2022"],
+        },
+        files: REVISIONS.flatMap((r) => filesUnder(generatedDir(r)).filter((f) => f.endsWith(".ts")).map((f) => join(generatedDir(r), f))),
+      }),
+    );
+    try {
+      execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { encoding: "utf8", stdio: "pipe" });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout: string; stderr: string };
+      expect.fail(`tsc failed:\n${stdout}${stderr}`);
+    }
+  });
+
+  describe.each(REVISIONS)("%s", (revision) => {
+    it("is byte-identical when generated again in another process", async () => {
+      const files = await renderRevision(loadModel(schemaFile(revision), { revision }), version);
+      expect(files.map((f) => f.path).sort()).toEqual(filesUnder(generatedDir(revision)));
+      for (const file of files) expect(file.content, file.path).toBe(readFileSync(join(generatedDir(revision), file.path), "utf8"));
+    });
+
+    it("starts every file with a header naming the revision, the schema's sha256 and the generator version", () => {
+      const sha = loadModel(schemaFile(revision), { revision }).source.sha256;
+      for (const file of filesUnder(generatedDir(revision)).filter((f) => f.endsWith(".ts"))) {
+        const head = readFileSync(join(generatedDir(revision), file), "utf8").split("\n").slice(0, 3).join("\n");
+        expect(head, file).toContain(`mcp-gen ${version}`);
+        expect(head, file).toContain(`revision ${revision}`);
+        expect(head, file).toContain(sha);
+      }
+    });
+
+    it("re-exports types and validators from index.ts", () => {
+      const index = readFileSync(join(generatedDir(revision), "index.ts"), "utf8");
+      expect(index).toContain('export * from "./types.js"');
+      expect(index).toContain('export * from "./validators.js"');
+    });
+  });
+});
