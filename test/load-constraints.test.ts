@@ -30,7 +30,7 @@ describe("constraint tags in the IR", () => {
     expect(prop("reading")).toEqual({ kind: "number", integer: false, minimum: null, maximum: null });
   });
 
-  it("makes @nullable a union with null, after the other tags", () => {
+  it("accepts @nullable on a type that includes null, applying the other tags to the rest", () => {
     expect(prop("comment")).toEqual({ kind: "union", members: [{ kind: "string", format: null }, { kind: "null" }] });
     expect(prop("homepage")).toEqual({ kind: "union", members: [{ kind: "string", format: "uri" }, { kind: "null" }] });
   });
@@ -65,6 +65,7 @@ describe("constraint tags in the IR", () => {
     expect(error.toString()).toMatch(/schema\.ts:3: @minimum does not apply to this type$/);
     expect(() => loadSchemaText("export interface X {\n  /** @maxItems many */\n  tags: string[];\n}\n")).toThrow(/@maxItems needs a number/);
     expect(() => loadSchemaText("export interface X {\n  /** @TJS-type string */\n  n: number;\n}\n")).toThrow(/unsupported @TJS-type `string`/);
+    expect(() => loadSchemaText("export interface X {\n  /** @nullable */\n  s: string;\n}\n")).toThrow(/@nullable on a type without `null`/);
   });
 });
 

@@ -86,12 +86,7 @@ describe("deprecations", () => {
     expect(inline.deprecations[0]).toMatchObject({ asOf: "draft", sep: "SEP-7" });
   });
 
-  // Known loader bug (generator/load/declarations.ts, readUnionMemberDeprecations): a JSDoc before a
-  // union member is found with getLeadingCommentRanges(), which (like ts.getLeadingCommentRanges at
-  // a position other than 0) only returns comments that follow a line break after the member's full
-  // start. A comment on the same line after `|`, or on its own line before `| Member`, is therefore
-  // silently dropped. These tests pass while the bug is there (`it.fails`); once it is fixed, turn
-  // them into plain `it`.
+  // A member deprecation may stand before or after the `|`, on the member's line or its own.
   const memberDeprecations = (text: string) =>
     loadSchemaText(`export interface A { a: string }\nexport interface B { b: string }\n${text}`).deprecations.map((d) => d.target);
   const expected = [{ kind: "unionMember", definition: "U", member: "B" }];
@@ -100,11 +95,11 @@ describe("deprecations", () => {
     expect(memberDeprecations("export type U =\n  /** @deprecated old */\n  B | A;\n")).toEqual(expected);
   });
 
-  it.fails("BUG: finds a member deprecation written after `|` on the same line", () => {
+  it("finds a member deprecation written after `|` on the same line", () => {
     expect(memberDeprecations("export type U =\n  | A\n  | /** @deprecated old */ B;\n")).toEqual(expected);
   });
 
-  it.fails("BUG: finds a member deprecation written on the line before `| Member`", () => {
+  it("finds a member deprecation written on the line before `| Member`", () => {
     expect(memberDeprecations("export type U =\n  | A\n  /** @deprecated old */\n  | B;\n")).toEqual(expected);
   });
 });

@@ -238,7 +238,7 @@ describe("primitives", () => {
       ["nothing", { kind: "null" }],
       ["someObject", { kind: "nonPrimitive" }],
       ["whatever", { kind: "unknown" }],
-      ["loose", { kind: "unknown" }],
+      ["loose", { kind: "any" }],
     ]);
     expect(definition(model, "JustNull").type).toEqual({ kind: "null" });
     expect(definition(model, "Opaque").type).toEqual({ kind: "nonPrimitive" });

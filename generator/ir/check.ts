@@ -1,4 +1,4 @@
-import type { ProtocolModel } from "./model.js";
+import type { ProtocolModel, TypeNode } from "./model.js";
 import { walkType } from "./query.js";
 import { GeneratorError } from "../errors.js";
 
@@ -13,11 +13,21 @@ export function checkModel(model: ProtocolModel, file: string): void {
     names.add(definition.name);
   }
   for (const definition of model.definitions) {
-    walkType(definition.type, (node) => {
-      if (node.kind === "ref" && !names.has(node.name)) {
-        throw new GeneratorError(`\`${definition.name}\` refers to unknown type \`${node.name}\``, file, definition.line);
+    // Report at the innermost property holding the bad ref, else at the definition.
+    const checkRefs = (type: TypeNode, line: number): void => {
+      if (type.kind === "object") {
+        for (const property of type.properties) checkRefs(property.type, property.line);
+        if (type.indexSignature) checkRefs(type.indexSignature.type, line);
+        return;
       }
-    });
+      walkType(type, (node) => {
+        if (node.kind === "object") checkRefs(node, line);
+        else if (node.kind === "ref" && !names.has(node.name)) {
+          throw new GeneratorError(`\`${definition.name}\` refers to unknown type \`${node.name}\``, file, line);
+        }
+      });
+    };
+    checkRefs(definition.type, definition.line);
   }
   for (const method of model.methods) {
     for (const name of [method.message, ...method.results]) {

@@ -62,8 +62,9 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
 function readConstants(sourceFile: SourceFile, file: string): Constant[] {
   const constants: Constant[] = [];
   for (const statement of sourceFile.getVariableStatements()) {
-    if (!statement.isExported()) fail({ file }, statement, "unsupported non-exported variable");
-    if (statement.getDeclarationKind() !== "const") fail({ file }, statement, "unsupported non-const variable");
+    const names = statement.getDeclarations().map((d) => `\`${d.getName()}\``).join(", ");
+    if (!statement.isExported()) fail({ file }, statement, `unsupported non-exported variable ${names}`);
+    if (statement.getDeclarationKind() !== "const") fail({ file }, statement, `unsupported non-const variable ${names}`);
     const doc = docOf(statement);
     for (const declaration of statement.getDeclarations()) {
       const initializer = declaration.getInitializer();
@@ -112,18 +113,23 @@ function readHeritage(clause: Node, file: string): Heritage {
   return { name: base.getTypeName().getText(), omit };
 }
 
-/** A `@deprecated` JSDoc in front of one member of a union alias deprecates that member only. */
+/**
+ * A `@deprecated` JSDoc in front of one member of a union alias deprecates that member only. The
+ * comment may stand before or after the member's `|`, on its own line or not, so the text between the
+ * previous member (or the `=`) and this one is searched rather than the compiler's attached comments.
+ */
 function readUnionMemberDeprecations(statement: Node, definition: string, deprecations: Deprecation[]): void {
   const union = statement.asKindOrThrow(SyntaxKind.TypeAliasDeclaration).getTypeNode();
   if (!union || !Node.isUnionTypeNode(union)) return;
+  const text = statement.getSourceFile().getFullText();
+  let from = union.getPos();
   for (const member of union.getTypeNodes()) {
-    for (const range of member.getLeadingCommentRanges()) {
-      const text = range.getText();
-      if (!text.startsWith("/**")) continue;
-      const note = parseDeprecation(parseJsDoc(text));
-      if (note) {
-        deprecations.push({ ...note, target: { kind: "unionMember", definition, member: member.getText() }, line: member.getStartLineNumber() });
-      }
+    const docs = text.slice(from, member.getStart()).match(/\/\*\*[\s\S]*?\*\//g) ?? [];
+    const last = docs[docs.length - 1];
+    const note = last ? parseDeprecation(parseJsDoc(last)) : null;
+    if (note) {
+      deprecations.push({ ...note, target: { kind: "unionMember", definition, member: member.getText() }, line: member.getStartLineNumber() });
     }
+    from = member.getEnd();
   }
 }

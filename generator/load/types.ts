@@ -1,6 +1,7 @@
 import { Node, SyntaxKind, type JSDocableNode, type TypeNode as TsTypeNode } from "ts-morph";
 import type { Doc, Deprecation, DeprecationNote, DeprecationTarget, ObjectType, Property, TypeNode } from "../ir/model.js";
 import { GeneratorError } from "../errors.js";
+import { FORMAT_CHECKERS } from "../ir/formats.js";
 import { NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "./conventions.js";
 import { EMPTY_DOC, parseDeprecation, parseJsDoc } from "./jsdoc.js";
 
@@ -199,6 +200,9 @@ export function applyTagConstraints(type: TypeNode, doc: Doc, ctx: { file: strin
     };
     switch (tag.name) {
       case "format":
+        if (!Object.hasOwn(FORMAT_CHECKERS, tag.text)) {
+          fail(ctx, at, `unsupported @format \`${tag.text}\` (supported: ${Object.keys(FORMAT_CHECKERS).join(", ")})`);
+        }
         apply("string", (node) => ({ ...node, format: tag.text }) as TypeNode);
         break;
       case "minimum":

@@ -143,12 +143,18 @@ export interface SchemaFacts {
   numbers: number[];
   /** Every property name. */
   propertyNames: string[];
+  /** Every `minimum`/`maximum`, and the numbers just inside and outside of them. */
+  bounds: number[];
+  /** Every `minItems`/`maxItems`, and one more and one less. */
+  lengths: number[];
 }
 
 export function schemaFacts(schema: unknown): SchemaFacts {
   const literals = new Set<string>();
   const numbers = new Set<number>();
   const propertyNames = new Set<string>();
+  const bounds = new Set<number>();
+  const lengths = new Set<number>();
   const add = (value: unknown): void => {
     if (typeof value === "string") literals.add(value);
     else if (typeof value === "number") numbers.add(value);
@@ -159,6 +165,14 @@ export function schemaFacts(schema: unknown): SchemaFacts {
     const s = node as Schema;
     if ("const" in s) add(s["const"]);
     if (Array.isArray(s["enum"])) s["enum"].forEach(add);
+    for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+      const bound = s[key];
+      if (typeof bound === "number") for (const d of [0, -1, 1, -0.5, 0.5, -1e-9, 1e-9]) bounds.add(bound + d);
+    }
+    for (const key of ["minItems", "maxItems"]) {
+      const length = s[key];
+      if (typeof length === "number") for (const d of [0, -1, 1]) if (length + d >= 0) lengths.add(length + d);
+    }
     for (const [key, child] of Object.entries(s)) {
       if (key === "const" || key === "enum" || key === "description" || key === "default" || key === "examples") continue;
       if (key === "properties" && child && typeof child === "object") {
@@ -172,6 +186,8 @@ export function schemaFacts(schema: unknown): SchemaFacts {
     literals: [...literals].sort(),
     numbers: [...numbers].sort((a, b) => a - b),
     propertyNames: [...propertyNames].sort(),
+    bounds: [...bounds].sort((a, b) => a - b),
+    lengths: [...lengths].sort((a, b) => a - b),
   };
 }
 
@@ -199,6 +215,7 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
   const defs = schema[defsKey] as Record<string, Schema>;
   const prefix = `#/${defsKey}/`;
   const cache = new Map<string, fc.Arbitrary<Json>>();
+  const { literals } = schemaFacts(schema);
 
   const refName = (ref: string): string => {
     if (!ref.startsWith(prefix)) throw new Error(`unsupported $ref ${ref}`);
@@ -223,7 +240,12 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
       }
       return arb;
     }
-    if ("const" in s) return fc.constant(s["const"] as Json);
+    if ("const" in s) {
+      // Now and then another literal of the schema in place of the expected one.
+      const value = s["const"] as Json;
+      const others = typeof value === "string" ? literals.filter((l) => l !== value) : [];
+      return others.length > 0 ? fc.oneof({ weight: 15, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: fc.constantFrom(...others) }) : fc.constant(value);
+    }
     if (Array.isArray(s["enum"])) return fc.constantFrom(...(s["enum"] as Json[]));
     if (Array.isArray(s["allOf"])) {
       const parts = (s["allOf"] as unknown[]).map((part) => of(part, depth));
@@ -246,8 +268,15 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
         const min = typeof s["minimum"] === "number" ? s["minimum"] : -1000;
         const max = typeof s["maximum"] === "number" ? s["maximum"] : 1000;
         const whole = fc.integer({ min: Math.ceil(min), max: Math.floor(max) });
-        if (type === "integer") return whole;
-        return fc.oneof(whole, fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)));
+        // The bounds themselves, and near misses just outside them (or beside an integer).
+        const edges = [
+          ...(typeof s["minimum"] === "number" ? [min, min - 1, min - 0.5] : []),
+          ...(typeof s["maximum"] === "number" ? [max, max + 1, max + 0.5] : []),
+          ...(type === "integer" ? [min + 0.5, 2.5] : []),
+        ];
+        const inRange =
+          type === "integer" ? whole : fc.oneof(whole, fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)));
+        return edges.length > 0 ? fc.oneof({ weight: 5, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(...edges) }) : inRange;
       }
       case "string": {
         const format = s["format"];
@@ -263,9 +292,14 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
         return fc.oneof(fc.constantFrom("x", "hello", ""), fc.string({ maxLength: 6 }));
       }
       case "array": {
-        const maxItems = typeof s["maxItems"] === "number" ? s["maxItems"] : 3;
         if (depth <= 0) return fc.constant([]);
-        return fc.array(of(s["items"], depth - 1), { maxLength: Math.min(3, maxItems) });
+        const items = of(s["items"], depth - 1);
+        const short = fc.array(items, { maxLength: 3 });
+        const maxItems = s["maxItems"];
+        if (typeof maxItems !== "number") return short;
+        // Arrays at the limit and one past it.
+        const limit = (length: number) => fc.array(items, { minLength: length, maxLength: length });
+        return fc.oneof({ weight: 6, arbitrary: short }, { weight: 1, arbitrary: limit(maxItems) }, { weight: 1, arbitrary: limit(maxItems + 1) });
       }
       case "object":
       case undefined:
@@ -351,6 +385,26 @@ export const mutationArbitrary: fc.Arbitrary<Mutation> = fc.record({
 
 type Location = { parent: { [key: string]: Json } | Json[]; key: string | number } | null;
 
+const at = (root: Json, location: Location): Json =>
+  location === null ? root : (location.parent as Record<string | number, Json>)[location.key]!;
+
+/** The values a kind of mutation is about; the others it would only replace wholesale. */
+const TARGETS: Readonly<Record<MutationKind, ((value: Json) => boolean) | null>> = {
+  deleteProperty: (v) => isPlainObject(v) || Array.isArray(v),
+  addProperty: isPlainObject,
+  replaceType: null,
+  null: null,
+  number: (v) => typeof v === "number",
+  string: (v) => typeof v === "string",
+  formatString: (v) => typeof v === "string",
+  array: Array.isArray,
+  swapLiteral: (v) => typeof v === "string" || typeof v === "number",
+  nest: null,
+  protoKey: isPlainObject,
+  awkwardKey: isPlainObject,
+  graft: null,
+};
+
 /** Every location in a value, root first (`null`), in pre-order. */
 function locations(value: Json): Location[] {
   const out: Location[] = [null];
@@ -378,14 +432,30 @@ const pickFrom = <T>(items: readonly T[], n: number): T => items[n % items.lengt
  * (other seeds). The input is never modified.
  */
 export function mutate(value: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json {
+  return mutationSteps(value, mutations, facts, donors).at(-1)!;
+}
+
+/**
+ * The value and each value on the way through the mutations: `mutations.length + 1` values, all
+ * independent copies (the input is never modified).
+ */
+export function mutationSteps(value: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json[] {
+  const steps = [value];
   let root = clone(value);
-  for (const mutation of mutations) root = mutateOnce(root, mutation, facts, donors);
-  return root;
+  for (const mutation of mutations) {
+    root = mutateOnce(root, mutation, facts, donors);
+    steps.push(clone(root));
+  }
+  return steps;
 }
 
 function mutateOnce(root: Json, { kind, where, pick }: Mutation, facts: SchemaFacts, donors: readonly Json[]): Json {
-  const location = pickFrom(locations(root), where);
-  const current: Json = location === null ? root : (location.parent as Record<string | number, Json>)[location.key]!;
+  // Aim at the values the mutation is about (numbers for `number`, …) when the value has any.
+  const all = locations(root);
+  const target = TARGETS[kind];
+  const aimed = target ? all.filter((location) => target(at(root, location))) : all;
+  const location = pickFrom(aimed.length > 0 ? aimed : all, where);
+  const current = at(root, location);
   const replaced = mutateValue(current, kind, pick, facts, donors);
   if (location === null) return replaced;
   if (Array.isArray(location.parent)) location.parent[location.key as number] = replaced;
@@ -436,6 +506,8 @@ function mutateValue(current: Json, kind: MutationKind, pick: number, facts: Sch
         current / 3,
         pickFrom(NUMBERS, variant),
         pickFrom(facts.numbers.length ? facts.numbers : NUMBERS, variant),
+        // The schema's bounds and their neighbours, often: they are where checks differ.
+        ...[0, 1, 2, 3].map((k) => pickFrom(facts.bounds.length ? facts.bounds : NUMBERS, variant + k * 5)),
       ];
       const next = pickFrom(candidates, pick);
       return Number.isFinite(next) ? next : 0;
@@ -449,12 +521,15 @@ function mutateValue(current: Json, kind: MutationKind, pick: number, facts: Sch
       return pickFrom(STRINGS, pick);
     case "array": {
       if (!Array.isArray(current)) return pick % 2 === 0 ? [current] : [];
-      const op = pick % 5;
+      const op = pick % 6;
       if (op === 0) return [];
-      if (op === 1 && current.length > 0) {
-        // Too long: 101 copies passes any maxItems the schema uses (100).
-        return Array.from({ length: 101 }, (_, i) => clone(current[i % current.length]!));
+      if (op === 1) {
+        // Around the schema's minItems/maxItems: copies of the items (or of a pool value).
+        const length = pickFrom(facts.lengths.length ? facts.lengths : [0, 1, 2], variant);
+        const items = current.length > 0 ? current : [pickFrom(OTHER_TYPES, variant)];
+        return Array.from({ length }, (_, i) => clone(items[i % items.length]!));
       }
+      if (op === 5 && current.length > 0) return Array.from({ length: 101 }, (_, i) => clone(current[i % current.length]!));
       if (op === 2) return [...current, fresh(OTHER_TYPES, variant)];
       if (op === 3 && current.length > 0) return [...current, clone(current[current.length - 1]!)];
       return current.length > 0 ? current.slice(1) : [fresh(OTHER_TYPES, variant)];

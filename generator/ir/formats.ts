@@ -1,0 +1,10 @@
+/**
+ * The `@format` values a model may use: exactly those the runtime (`templates/runtime/formats.ts`)
+ * can check, each with its checker's name. The loader rejects any other format at its line, so an
+ * emitter never meets a format it cannot validate.
+ */
+export const FORMAT_CHECKERS: Readonly<Record<string, string>> = {
+  uri: "isUri",
+  "uri-template": "isUriTemplate",
+  byte: "isByte",
+};
