@@ -2,7 +2,7 @@ import type { ErrorCode, ProtocolModel } from "../ir/model.js";
 import { IR_VERSION } from "../ir/model.js";
 import { ModelIndex, walkType } from "../ir/query.js";
 import { checkModel } from "../ir/check.js";
-import { CONSTANT_ROLES, JSONRPC_ERROR_RANGE } from "./conventions.js";
+import { CONSTANT_ROLES, JSONRPC_ERROR_RANGE } from "../ir/conventions.js";
 import { readDeclarations } from "./declarations.js";
 import { resolveInheritance } from "./inherit.js";
 import { readLifecycle } from "./lifecycle.js";

@@ -1,6 +1,6 @@
 import type { Lifecycle, Method, TypeNode } from "../ir/model.js";
 import type { ModelIndex } from "../ir/query.js";
-import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD } from "./conventions.js";
+import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
 
 const refersTo = (type: TypeNode, name: string): boolean => type.kind === "ref" && type.name === name;
 

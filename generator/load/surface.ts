@@ -1,7 +1,7 @@
 import type { Definition, Method } from "../ir/model.js";
 import { ModelIndex } from "../ir/query.js";
 import { GeneratorError } from "../errors.js";
-import { MEMBERSHIP_UNIONS, type MembershipRole } from "./conventions.js";
+import { MEMBERSHIP_UNIONS, type MembershipRole } from "../ir/conventions.js";
 
 /**
  * Finds the protocol's methods: each member of a membership union is a message whose `method`

@@ -2,7 +2,7 @@ import { Node, SyntaxKind, type JSDocableNode, type TypeNode as TsTypeNode } fro
 import type { Doc, Deprecation, DeprecationNote, DeprecationTarget, ObjectType, Property, TypeNode } from "../ir/model.js";
 import { GeneratorError } from "../errors.js";
 import { FORMAT_CHECKERS } from "../ir/formats.js";
-import { NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "./conventions.js";
+import { NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "../ir/conventions.js";
 import { EMPTY_DOC, parseDeprecation, parseJsDoc } from "./jsdoc.js";
 
 /** What type conversion needs from the rest of the loader. */

@@ -207,9 +207,12 @@ const FORMAT_SAMPLES: Readonly<Record<string, { valid: readonly string[]; invali
 
 /**
  * An arbitrary for each definition of a JSON Schema, producing values that are mostly (not always)
- * valid: required properties always, optional ones often, each union member, each format with
- * valid and near-valid strings. `$ref`s are followed to a bounded depth, past which unions prefer
- * members without references, objects keep only their required properties and arrays stay empty.
+ * valid: required properties always, optional ones often, each union member. Now and then a leaf
+ * is a near miss in its context: a number at or just past a `minimum`/`maximum` (or beside an
+ * integer), an array of exactly `maxItems` items or one more, a string that misses its format,
+ * another literal of the schema instead of a `const`. `$ref`s are followed to a bounded depth, past
+ * which unions prefer members without references, objects keep only their required properties and
+ * arrays stay empty.
  */
 export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4): (name: string) => fc.Arbitrary<Json> {
   const defs = schema[defsKey] as Record<string, Schema>;
@@ -225,7 +228,7 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
   const isRecursive = (node: Schema): boolean => JSON.stringify(node).includes('"$ref"') || node["type"] === "object" || node["type"] === "array";
 
   const of = (node: unknown, depth: number): fc.Arbitrary<Json> => {
-    if (node === true || node === undefined) return fc.constant({});
+    if (node === true || node === undefined) return fc.constant(null).map(() => ({}));
     if (node === false) return fc.constant(null);
     const s = node as Schema;
     if (typeof s["$ref"] === "string") {
@@ -317,12 +320,10 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
       if (!required.has(name) && depth <= 0) continue;
       record[name] = of(property, required.has(name) ? depth : depth - 1);
     }
-    const optional = Object.keys(record).filter((name) => !required.has(name));
     const base = fc.record(record, { requiredKeys: Object.keys(record).filter((name) => required.has(name)) });
     const additional = s["additionalProperties"];
     if (depth <= 0 || additional === false || additional === undefined) return base.map(toJsonObject);
     const extra = fc.dictionary(fc.constantFrom("k", "other", "a/b"), of(additional, depth - 1), { maxKeys: 2 });
-    void optional;
     return fc.tuple(base, extra).map(([known, more]) => toJsonObject({ ...more, ...known }));
   };
 
@@ -390,9 +391,9 @@ const at = (root: Json, location: Location): Json =>
 
 /** The values a kind of mutation is about; the others it would only replace wholesale. */
 const TARGETS: Readonly<Record<MutationKind, ((value: Json) => boolean) | null>> = {
-  deleteProperty: (v) => isPlainObject(v) || Array.isArray(v),
+  deleteProperty: null,
   addProperty: isPlainObject,
-  replaceType: null,
+  replaceType: (v) => v === null || typeof v !== "object",
   null: null,
   number: (v) => typeof v === "number",
   string: (v) => typeof v === "string",
@@ -432,27 +433,35 @@ const pickFrom = <T>(items: readonly T[], n: number): T => items[n % items.lengt
  * (other seeds). The input is never modified.
  */
 export function mutate(value: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json {
-  return mutationSteps(value, mutations, facts, donors).at(-1)!;
+  let root = clone(value);
+  for (const mutation of mutations) root = mutateOnce(root, mutation, facts, donors);
+  return root;
 }
 
 /**
- * The value and each value on the way through the mutations: `mutations.length + 1` values, all
- * independent copies (the input is never modified).
+ * The values to check for one seed: the seed itself, each mutation applied alone to it (one
+ * constraint probed at a time), and all of them applied in turn. Independent copies; the seed is
+ * never modified.
  */
-export function mutationSteps(value: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json[] {
-  const steps = [value];
-  let root = clone(value);
-  for (const mutation of mutations) {
-    root = mutateOnce(root, mutation, facts, donors);
-    steps.push(clone(root));
-  }
-  return steps;
+export function mutationFamily(seed: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json[] {
+  const singles = mutations.map((mutation) => mutateOnce(clone(seed), mutation, facts, donors));
+  return [seed, ...singles, ...(mutations.length > 1 ? [mutate(seed, mutations, facts, donors)] : [])];
 }
 
 function mutateOnce(root: Json, { kind, where, pick }: Mutation, facts: SchemaFacts, donors: readonly Json[]): Json {
-  // Aim at the values the mutation is about (numbers for `number`, …) when the value has any.
   const all = locations(root);
-  const target = TARGETS[kind];
+  if (kind === "deleteProperty") {
+    // Any property or item, chosen among all of them: the deepest ones are as likely as the root's.
+    const members = all.filter((location) => location !== null);
+    if (members.length === 0) return null;
+    const { parent, key } = pickFrom(members, where)!;
+    if (Array.isArray(parent)) parent.splice(key as number, 1);
+    else delete parent[key as string];
+    return root;
+  }
+  // Aim at the values the mutation is about (numbers for `number`, …) when the value has any;
+  // `replaceType` hits leaves half the time and any value (objects, arrays) the other half.
+  const target = kind === "replaceType" && pick % 2 === 1 ? null : TARGETS[kind];
   const aimed = target ? all.filter((location) => target(at(root, location))) : all;
   const location = pickFrom(aimed.length > 0 ? aimed : all, where);
   const current = at(root, location);
@@ -472,18 +481,8 @@ const fresh = <T extends Json>(items: readonly T[], n: number): T => clone(pickF
 function mutateValue(current: Json, kind: MutationKind, pick: number, facts: SchemaFacts, donors: readonly Json[]): Json {
   const variant = Math.floor(pick / 7);
   switch (kind) {
-    case "deleteProperty": {
-      if (isPlainObject(current)) {
-        const keys = Object.keys(current);
-        if (keys.length > 0) delete current[pickFrom(keys, pick)];
-        return current;
-      }
-      if (Array.isArray(current) && current.length > 0) {
-        current.splice(pick % current.length, 1);
-        return current;
-      }
-      return null;
-    }
+    case "deleteProperty":
+      return current; // done by mutateOnce, which needs the parent
     case "addProperty": {
       if (!isPlainObject(current)) return { [pickFrom(facts.propertyNames, pick)]: fresh(OTHER_TYPES, variant) };
       const key = pick % 3 === 0 ? pickFrom(AWKWARD_KEYS, variant) : pickFrom(facts.propertyNames, pick);

@@ -51,11 +51,12 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   {
     id: "json-value-null",
     summary:
-      "schema.ts: `type JSONValue = string | number | boolean | null | JSONObject | JSONArray` (no tag). " +
-      "typescript-json-schema runs without strictNullChecks and drops `null` from every union not tagged " +
-      "`@nullable`, so schema.json's JSONValue is `anyOf: [JSONObject, JSONValue[], {type: [string, integer, boolean]}]`. " +
-      "Every JSON value, `null` included, is a JSONValue; `number` stays `integer` (the schema's number convention, " +
-      "which our validators share). The patch adds `null` to the primitive member.",
+      "schema.ts: `type JSONValue = string | number | boolean | null | JSONObject | JSONArray` (no tags). " +
+      "schema.json keeps `null` only where schema.ts tags `@nullable` (2025-11-25: `ttl: number | null` becomes " +
+      "`type: [integer, null]`); JSONValue's untagged `null` is dropped: `anyOf: [JSONObject, JSONValue[], " +
+      "{type: [string, integer, boolean]}]`. So `null`, and every JSONObject/JSONArray holding one (capabilities, " +
+      "`_meta` values, …), is valid by schema.ts and invalid by schema.json. `number` stays `integer` (the schema's " +
+      "number convention, which our validators share). The patch adds `null` to the primitive member.",
     revisions: ["2026-07-28", "draft"],
     patch(schema, defsKey, revision) {
       const jsonValue = definition(schema, defsKey, "JSONValue", revision);

@@ -43,3 +43,34 @@ export const JSONRPC_ERROR_RANGE = { min: -32768, max: -32000 } as const;
  * real numbers; the validators accept what `schema.json` accepts, so the IR follows suit.
  */
 export const NUMBERS_ARE_INTEGERS_BY_DEFAULT = true;
+
+/**
+ * Anchors for the wire facts of `wire.ts`: the names of types and fields by which a protocol role
+ * is recognised. Each is checked against the model; a revision without one simply lacks the fact.
+ */
+export const WIRE_CONVENTIONS = {
+  /** Result fields that make a result cacheable. */
+  cacheFields: ["ttlMs", "cacheScope"],
+  /** Params that name a request's target, in order of preference. */
+  targetParams: ["name", "uri"],
+  /** The param of `subscriptions/listen` holding its filter (and of its acknowledgement). */
+  listenFilterParam: "notifications",
+  /** Per last segment of a subscribable notification, the capability flag that must be declared. */
+  subscriptionFlags: { list_changed: "listChanged", updated: "subscribe" } as Readonly<Record<string, string>>,
+  progressParams: ["progressToken", "progress"],
+  cancelledParam: "requestId",
+  resultTypeDefinition: "ResultType",
+  resultTypes: { complete: "complete", inputRequired: "input_required" },
+  inputResponseUnion: "InputResponse",
+  errorConstants: {
+    unsupportedVersion: "UNSUPPORTED_PROTOCOL_VERSION",
+    missingCapability: "MISSING_REQUIRED_CLIENT_CAPABILITY",
+    headerMismatch: "HEADER_MISMATCH",
+  },
+  resultMeta: "ResultMetaObject",
+  notificationMeta: "NotificationMetaObject",
+  implementationType: "Implementation",
+  progressTokenType: "ProgressToken",
+  logLevelType: "LoggingLevel",
+  requestIdType: "RequestId",
+} as const;

@@ -1,0 +1,103 @@
+import type { Target } from "../index.js";
+import type { ProtocolModel } from "../../ir/model.js";
+import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
+import { jsdoc, literal, str } from "../code.js";
+import { render, runtimeFile } from "../file.js";
+import { GeneratorError } from "../../errors.js";
+
+/** The runtime modules a generated server imports, copied verbatim. */
+const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts"];
+
+/**
+ * `server.ts`: a typed handler per client→server request of the revision, and `createServer`, which
+ * hands the revision's protocol facts (derived from the IR by `wireFacts`) to the runtime dispatcher.
+ */
+export const serverTarget: Target = {
+  name: "server",
+  emit({ model }) {
+    const wire = wireFacts(model);
+    const handled = wire.requests.filter((r) => !r.builtIn);
+    const handlers = handled.map((request) => ({
+      method: str(request.method.method),
+      doc: jsdoc(handlerDoc(model, request)),
+      params: paramsType(request),
+      result: resultType(request, wire),
+    }));
+    const content = render("server.ts.hbs", {
+      handlers,
+      protocol: protocolLiteral(model, wire),
+      hasInputRequired: wire.inputRequiredResult !== null,
+    });
+    return [{ path: "server.ts", content }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+  },
+};
+
+function handlerDoc(model: ProtocolModel, request: WireRequest): string[] {
+  const definition = model.definitions.find((d) => d.name === request.method.message);
+  const lines = definition?.doc.text ? [definition.doc.text] : [];
+  if (request.method.deprecated) lines.push(`@deprecated ${request.method.deprecated.text}`);
+  return lines;
+}
+
+function paramsType(request: WireRequest): string {
+  const access = `T.${request.method.message}["params"]`;
+  return request.method.paramsOptional ? `NonNullable<${access}>` : access;
+}
+
+function resultType(request: WireRequest, wire: WireFacts): string {
+  const results = request.method.results.map((name) => (name === wire.inputRequiredResult ? "InputRequiredAnswer" : `HandlerResult<T.${name}>`));
+  return results.length > 0 ? results.join(" | ") : "HandlerResult<Record<string, unknown>>";
+}
+
+/** A validator of a request's params: the params type's own when it is named, else the message's. */
+function paramsValidator(request: WireRequest): string {
+  const params = request.method.params;
+  if (params?.kind === "ref") return `V.validate${params.name}`;
+  return `paramsOf(V.validate${request.method.message}, ${str(request.method.method)})`;
+}
+
+function resultValidator(results: string[]): string {
+  if (results.length === 0) return "() => ({ ok: true })";
+  if (results.length === 1) return `V.validate${results[0]}`;
+  return `anyOf(${results.map((r) => `V.validate${r}`).join(", ")})`;
+}
+
+const json = (value: unknown): string => (value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value));
+
+/** The `Protocol` object literal handed to the runtime, as TypeScript source. */
+function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
+  const { lifecycle } = model;
+  if (lifecycle.kind === "unknown") throw new GeneratorError("cannot generate a server: the schema's lifecycle is not recognised", model.source.file);
+  if (model.protocolVersion === null) throw new GeneratorError("cannot generate a server: the schema has no protocol version constant", model.source.file);
+  const methods = wire.requests
+    .map(
+      (r) =>
+        `${str(r.method.method)}: { params: ${paramsValidator(r)}, result: ${resultValidator(r.method.results)}, capability: ${json(r.capability)}, ` +
+        `inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${json(r.target)} }`,
+    )
+    .join(",\n");
+  const inputRequests = wire.inputRequests
+    .map((i) => `${str(i.method)}: { capability: ${str(i.capability)}, response: ${resultValidator(i.results)} }`)
+    .join(",\n");
+  const listen = wire.listen
+    ? `{ method: ${str(wire.listen.method)}, filter: { ${wire.listen.filter
+        .map((f) => `${str(f.key)}: { notification: ${str(f.notification)}, capability: [${str(f.capability[0])}, ${str(f.capability[1])}] }`)
+        .join(", ")} } }`
+    : "null";
+  // JSON-RPC's own invalid-params code stands in where a revision defines no specific error.
+  const invalidParams = -32602;
+  return `{
+  revision: ${str(model.revision)},
+  protocolVersion: ${str(model.protocolVersion)},
+  lifecycle: ${JSON.stringify(lifecycle)},
+  methods: {\n${methods}\n},
+  inputRequests: {\n${inputRequests}\n},
+  anyInputResponse: ${wire.inputResponseUnion ? `V.validate${wire.inputResponseUnion}` : "() => ({ ok: true })"},
+  resultTypes: ${json(wire.resultTypes)},
+  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
+  meta: ${JSON.stringify(wire.meta)},
+  notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
+  logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
+  listen: ${listen},
+}`;
+}

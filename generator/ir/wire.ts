@@ -1,0 +1,158 @@
+import type { Method, ProtocolModel, TypeNode } from "./model.js";
+import { ModelIndex } from "./query.js";
+import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "./conventions.js";
+
+/**
+ * The facts a server or client needs to speak a revision on the wire, derived from the model alone:
+ * which capability gates each method, which results carry caching hints, the `_meta` keys with a
+ * protocol role, the notifications with one, log levels, the subscription filter. Each is found by
+ * the shape the schema gives it (a `_meta` key typed `Implementation` names the peer, a notification
+ * whose params carry a progress token is the progress notification…), so that a revision renaming
+ * one needs no new code; a fact a revision lacks is `null`.
+ */
+export interface WireFacts {
+  /** Client→server requests a handler answers, with what the runtime needs to dispatch them. */
+  requests: WireRequest[];
+  /** Input requests (multi round-trip): the client capability each needs. */
+  inputRequests: Array<{ method: string; message: string; capability: string; results: string[] }>;
+  /** The union of every input response, when the schema has one. */
+  inputResponseUnion: string | null;
+  /** The result asking for input: the one every method accepting input responses may answer with. */
+  inputRequiredResult: string | null;
+  resultTypes: { complete: string; inputRequired: string } | null;
+  errors: { unsupportedVersion: number | null; missingCapability: number | null; headerMismatch: number | null };
+  meta: { serverInfo: string | null; clientInfo: string | null; progressToken: string | null; logLevel: string | null; subscriptionId: string | null };
+  notifications: { progress: string | null; message: string | null; acknowledged: string | null; cancelled: string | null };
+  logLevels: string[];
+  listen: { method: string; filter: Array<{ key: string; notification: string; capability: [string, string] }> } | null;
+}
+
+export interface WireRequest {
+  method: Method;
+  /** The server capability that must be declared for the method to exist, or `null` (always there). */
+  capability: string | null;
+  cacheable: boolean;
+  /** The required string param naming the request's target (`name`, `uri`), or `null`. */
+  target: string | null;
+  /** True for the requests the runtime answers itself (discovery, handshake, subscriptions). */
+  builtIn: boolean;
+}
+
+export function wireFacts(model: ProtocolModel): WireFacts {
+  const index = new ModelIndex(model);
+  const serverCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.server });
+  const clientCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.client });
+  const notifications = model.methods.filter((m) => m.kind === "notification");
+  const paramsHave = (method: Method, ...names: string[]) => {
+    const params = index.objectOf(method.params);
+    return names.every((name) => params?.properties.some((p) => p.name === name));
+  };
+  const metaKey = (metaType: string | null, valueType: string): string | null => {
+    const meta = metaType ? index.objectOf({ kind: "ref", name: metaType }) : null;
+    return meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
+  };
+  const requestMeta = model.lifecycle.kind === "stateless" ? model.lifecycle.requestMeta : null;
+  const conventions = WIRE_CONVENTIONS;
+
+  const listen = model.methods.find((m) => m.kind === "request" && m.sender !== "server" && paramsHave(m, conventions.listenFilterParam)) ?? null;
+  const capabilityOf = (method: string): string | null => {
+    const segment = method.split("/")[0]!;
+    // `tools/list` is gated by `tools`, `completion/complete` by `completions`.
+    return serverCapabilities?.properties.find((p) => p.name === segment || p.name === `${segment}s`)?.name ?? null;
+  };
+  const lifecycleMethods = new Set(
+    model.lifecycle.kind === "stateless" ? [model.lifecycle.discover] : model.lifecycle.kind === "stateful" ? [model.lifecycle.initialize] : [],
+  );
+
+  const requests = model.methods
+    .filter((m) => m.kind === "request" && m.sender !== "server")
+    .map((method) => ({
+      method,
+      capability: capabilityOf(method.method),
+      cacheable: method.results.some((result) => conventions.cacheFields.every((field) => index.property({ kind: "ref", name: result }, field)?.optional === false)),
+      target:
+        conventions.targetParams.find((name) => {
+          const param = index.property(method.params, name);
+          return param !== null && !param.optional && param.type.kind === "string";
+        }) ?? null,
+      builtIn: lifecycleMethods.has(method.method) || method === listen,
+    }));
+
+  const inputRequests = model.methods
+    .filter((m) => m.kind === "inputRequest")
+    .map((m) => ({ method: m.method, message: m.message, capability: m.method.split("/")[0]!, results: m.results }))
+    .filter((m) => clientCapabilities?.properties.some((p) => p.name === m.capability));
+
+  const resultTypeValues = literalValues(index.get(conventions.resultTypeDefinition)?.type ?? null);
+  const constant = (name: string) => {
+    const value = model.constants.find((c) => c.name === name)?.value;
+    return typeof value === "number" ? value : null;
+  };
+
+  let listenFacts: WireFacts["listen"] = null;
+  if (listen) {
+    const filterType = index.property(listen.params, conventions.listenFilterParam)?.type ?? null;
+    const filter = index.objectOf(filterType);
+    const byMessage = new Map(notifications.map((n) => [n.message, n.method]));
+    listenFacts = {
+      method: listen.method,
+      filter: (filter?.properties ?? []).flatMap((property) => {
+        // The filter's docs link the notification each key opts into.
+        const linked = /\{@link\s+([A-Za-z0-9_]+)/.exec(property.doc.text)?.[1];
+        const notification = linked ? byMessage.get(linked) : undefined;
+        if (!notification) return [];
+        const capability = capabilityOf(notification.split("/").slice(1).join("/"));
+        const flag = conventions.subscriptionFlags[notification.split("/").pop()!];
+        return capability && flag ? [{ key: property.name, notification, capability: [capability, flag] as [string, string] }] : [];
+      }),
+    };
+  }
+
+  return {
+    requests,
+    inputRequests,
+    inputResponseUnion: index.get(conventions.inputResponseUnion) ? conventions.inputResponseUnion : null,
+    inputRequiredResult: sharedResult(model.methods.filter((m) => m.acceptsInputResponses)),
+    resultTypes:
+      resultTypeValues.includes(conventions.resultTypes.complete) && resultTypeValues.includes(conventions.resultTypes.inputRequired)
+        ? { ...conventions.resultTypes }
+        : null,
+    errors: {
+      unsupportedVersion: constant(conventions.errorConstants.unsupportedVersion),
+      missingCapability: constant(conventions.errorConstants.missingCapability),
+      headerMismatch: constant(conventions.errorConstants.headerMismatch),
+    },
+    meta: {
+      serverInfo: metaKey(conventions.resultMeta, conventions.implementationType),
+      clientInfo: metaKey(requestMeta, conventions.implementationType),
+      progressToken: metaKey(requestMeta, conventions.progressTokenType),
+      logLevel: metaKey(requestMeta, conventions.logLevelType),
+      subscriptionId: metaKey(conventions.notificationMeta, conventions.requestIdType),
+    },
+    notifications: {
+      progress: notifications.find((n) => paramsHave(n, ...conventions.progressParams))?.method ?? null,
+      message: notifications.find((n) => index.property(n.params, "level") && refersTo(index.property(n.params, "level")!.type, conventions.logLevelType))?.method ?? null,
+      acknowledged: notifications.find((n) => paramsHave(n, conventions.listenFilterParam))?.method ?? null,
+      cancelled: notifications.find((n) => paramsHave(n, conventions.cancelledParam))?.method ?? null,
+    },
+    logLevels: literalValues(index.get(conventions.logLevelType)?.type ?? null),
+    listen: listenFacts,
+  };
+}
+
+function refersTo(type: TypeNode, name: string): boolean {
+  return type.kind === "ref" && type.name === name;
+}
+
+function literalValues(type: TypeNode | null): string[] {
+  if (!type) return [];
+  const members = type.kind === "union" ? type.members : [type];
+  return members.flatMap((m) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : []));
+}
+
+function sharedResult(methods: Method[]): string | null {
+  // With a single such method its own result would pass for the shared one.
+  if (methods.length < 2) return null;
+  const [first, ...rest] = methods;
+  return first!.results.find((result) => rest.every((m) => m.results.includes(result))) ?? null;
+}

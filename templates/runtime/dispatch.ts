@@ -1,0 +1,511 @@
+/**
+ * The server dispatcher: every protocol rule a generated server enforces, driven by a `Protocol`
+ * description that the generator derives from the revision's schema. Revision-independent; copied
+ * verbatim into generated output. Transports (stdio, HTTP) only frame messages and deliver outcomes.
+ */
+import { classify, ErrorCode, failure, parseMessage, RpcError, success } from "./jsonrpc.js";
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
+import { openState, randomSecret, sealState } from "./state.js";
+import type { Delivery, MessageHandler, Outcome } from "./transport.js";
+
+/** What a generated validator returns; only `ok` and the first error are used. */
+export type Validate = (value: unknown) => { ok: boolean; errors?: ReadonlyArray<{ path: string; message: string }> };
+
+/** One client→server request method, as the schema describes it. */
+export interface MethodSpec {
+  params: Validate;
+  result: Validate;
+  /** The server capability that must be declared for the method to exist, or `null`. */
+  capability: string | null;
+  /** Whether the method may answer `input_required` (its params accept `inputResponses`). */
+  inputRequired: boolean;
+  /** Whether its result carries caching hints (`ttlMs`, `cacheScope`). */
+  cacheable: boolean;
+  /** The param naming the request's target (`name`, `uri`), bound into sealed request state. */
+  target: string | null;
+}
+
+/** The revision's protocol facts, generated from the IR. */
+export interface Protocol {
+  revision: string;
+  protocolVersion: string;
+  lifecycle:
+    | { kind: "stateless"; discover: string; protocolVersionKey: string; clientCapabilitiesKey: string; requiredMetaKeys: readonly string[] }
+    | { kind: "stateful"; initialize: string; initialized: string | null };
+  methods: Readonly<Record<string, MethodSpec>>;
+  /** Input requests that may travel in an `input_required` result: the client capability each needs, and its response's validator. */
+  inputRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
+  /** Validates any input response when the sealed state does not say which was asked for. */
+  anyInputResponse: Validate;
+  /** The values of `resultType`; `null` for revisions whose results have none. */
+  resultTypes: { complete: string; inputRequired: string } | null;
+  errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
+  meta: {
+    serverInfo: string | null;
+    clientInfo: string | null;
+    progressToken: string | null;
+    logLevel: string | null;
+    subscriptionId: string | null;
+  };
+  notifications: { progress: string | null; message: string | null; acknowledged: string | null };
+  /** Severity order of log levels, least severe first. */
+  logLevels: readonly string[];
+  /** `subscriptions/listen`: its method, and per filter key the notification it opts into and the capability flag it needs. */
+  listen: {
+    method: string;
+    filter: Readonly<Record<string, { notification: string; capability: readonly [string, string] }>>;
+  } | null;
+}
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  [key: string]: unknown;
+}
+
+export interface DispatcherOptions {
+  info: ServerIdentity;
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+  /** Versions accepted in `_meta`; default: the revision's own. */
+  supportedVersions?: readonly string[];
+  /** Secret sealing `requestState`; share it between processes behind one load balancer. Default: random per process. */
+  secret?: string | Uint8Array;
+  /** How long a sealed `requestState` stays valid. Default 10 minutes. */
+  requestStateTtlMs?: number;
+  /** Caching hints added to cacheable results that have none. */
+  cache?: { ttlMs: number; cacheScope: "public" | "private" };
+  /** Where diagnostics go; default stderr. */
+  log?: (message: string) => void;
+}
+
+/** What a handler receives beside its params. */
+export interface RequestContext {
+  method: string;
+  id: JsonRpcId;
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo: unknown;
+  /** The request's `_meta`, as sent. */
+  meta: Record<string, unknown>;
+  signal: AbortSignal;
+  /** Responses to this request's earlier `inputRequests`, validated; keys the server did not ask for are dropped when state says what was asked. */
+  inputResponses: Record<string, unknown>;
+  /** The state the handler sealed into its last `input_required` answer, verified; `undefined` on a first round. */
+  state: unknown;
+  /** Throws MissingRequiredClientCapability unless the client declared every capability given. */
+  requireCapabilities(capabilities: Record<string, unknown>): void;
+  /** Sends a progress notification when the request asked for progress; otherwise does nothing. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log notification when the request opted in at this level; otherwise does nothing. */
+  log(level: string, data: unknown, logger?: string): void;
+  /** An `input_required` answer asking the client for input, with state to get back on the retry. */
+  inputRequired(inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>, state?: unknown): InputRequiredAnswer;
+}
+
+const INPUT_REQUIRED = Symbol("inputRequired");
+
+export interface InputRequiredAnswer {
+  readonly [INPUT_REQUIRED]: true;
+  inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>;
+  state: unknown;
+}
+
+export type Handler = (params: Record<string, unknown>, ctx: RequestContext) => unknown;
+
+interface Subscription {
+  id: JsonRpcId;
+  filter: Record<string, unknown>;
+  delivery: Delivery;
+  end: (outcome: Outcome) => void;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The HTTP status the transport document gives each error: protocol-level rejections are 400,
+ * unknown methods 404, everything else travels as a JSON-RPC error in a 200 answer.
+ */
+function statusFor(code: number, protocol: Protocol): number {
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (code === ErrorCode.InternalError) return 500;
+  const bad: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams, protocol.errors.unsupportedVersion, protocol.errors.missingCapability];
+  if (protocol.errors.headerMismatch !== null) bad.push(protocol.errors.headerMismatch);
+  return bad.includes(code) ? 400 : 200;
+}
+
+export class Dispatcher implements MessageHandler {
+  private readonly secret: string | Uint8Array;
+  private readonly subscriptions = new Set<Subscription>();
+  readonly supportedVersions: readonly string[];
+
+  constructor(
+    private readonly protocol: Protocol,
+    private readonly handlers: Readonly<Record<string, Handler | undefined>>,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.secret = options.secret ?? randomSecret();
+    this.supportedVersions = options.supportedVersions ?? [protocol.protocolVersion];
+  }
+
+  log(message: string): void {
+    if (this.options.log) this.options.log(message);
+    else process.stderr.write(`${message}\n`);
+  }
+
+  async handle(message: unknown, delivery: Delivery): Promise<Outcome> {
+    const incoming = typeof message === "string" ? parseMessage(message) : classify(message);
+    switch (incoming.kind) {
+      case "invalid":
+        return { response: incoming.error, httpStatus: 400 };
+      case "notification":
+      case "response":
+        // Nothing to answer: cancellation reaches handlers through the transport's signal.
+        return { response: null, httpStatus: 202 };
+      case "request":
+        return this.request(incoming.message, delivery);
+    }
+  }
+
+  /** Sends a notification to every open `subscriptions/listen` stream that opted into it. */
+  publish(notification: { method: string; params?: Record<string, unknown> }): number {
+    const listen = this.protocol.listen;
+    if (!listen) return 0;
+    let sent = 0;
+    for (const subscription of this.subscriptions) {
+      if (!this.wants(subscription.filter, notification, listen.filter)) continue;
+      subscription.delivery.notify(this.tagged(notification, subscription.id));
+      sent++;
+    }
+    return sent;
+  }
+
+  /** Ends every open subscription gracefully (each gets its result) and stops accepting new ones. */
+  close(): void {
+    for (const subscription of [...this.subscriptions]) {
+      subscription.end({ response: success(subscription.id, this.finish({}, false, subscription.id)), httpStatus: 200 });
+    }
+  }
+
+  private wants(
+    filter: Record<string, unknown>,
+    notification: { method: string; params?: Record<string, unknown> },
+    table: NonNullable<Protocol["listen"]>["filter"],
+  ): boolean {
+    for (const [key, entry] of Object.entries(table)) {
+      if (entry.notification !== notification.method) continue;
+      const wanted = filter[key];
+      if (wanted === true) return true;
+      // A list-valued filter (resource URIs) names the targets it wants.
+      if (Array.isArray(wanted) && typeof notification.params?.uri === "string") return wanted.includes(notification.params.uri);
+    }
+    return false;
+  }
+
+  private tagged(notification: { method: string; params?: Record<string, unknown> }, id: JsonRpcId): JsonRpcNotification {
+    const params = { ...(notification.params ?? {}) };
+    const key = this.protocol.meta.subscriptionId;
+    if (key) params._meta = { ...(isRecord(params._meta) ? params._meta : {}), [key]: id };
+    return { jsonrpc: "2.0", method: notification.method, params };
+  }
+
+  private error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome {
+    const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
+    return { response: failure(id, error), httpStatus: statusFor(code, this.protocol) };
+  }
+
+  private async request(request: JsonRpcRequest, delivery: Delivery): Promise<Outcome> {
+    const { protocol } = this;
+    const params = request.params ?? {};
+    const lifecycle = protocol.lifecycle;
+    let protocolVersion = protocol.protocolVersion;
+    let clientCapabilities: Record<string, unknown> = {};
+    const meta = isRecord(params._meta) ? params._meta : {};
+
+    if (lifecycle.kind === "stateless") {
+      if (!isRecord(params._meta)) return this.error(request.id, ErrorCode.InvalidParams, "Invalid params: _meta is required on every request");
+      for (const key of lifecycle.requiredMetaKeys) {
+        if (meta[key] === undefined) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: _meta is missing "${key}"`);
+      }
+      const capabilities = meta[lifecycle.clientCapabilitiesKey];
+      if (!isRecord(capabilities)) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`);
+      clientCapabilities = capabilities;
+      const envelope = delivery.checkEnvelope?.({ method: request.method, params });
+      if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
+      const requested = meta[lifecycle.protocolVersionKey];
+      if (typeof requested !== "string" || !this.supportedVersions.includes(requested)) {
+        return this.error(request.id, protocol.errors.unsupportedVersion, "Unsupported protocol version", {
+          supported: [...this.supportedVersions],
+          requested,
+        });
+      }
+      protocolVersion = requested;
+      if (request.method === lifecycle.discover) return this.answer(request, this.discover(), false);
+    } else {
+      const envelope = delivery.checkEnvelope?.({ method: request.method, params });
+      if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
+      if (request.method === lifecycle.initialize) return this.answer(request, this.initialize(params), false);
+    }
+
+    if (protocol.listen && request.method === protocol.listen.method && this.declaresAnySubscription()) {
+      const check = protocol.methods[request.method]?.params(params);
+      if (check && !check.ok) return this.invalidParams(request.id, check);
+      return this.listen(request, params, delivery);
+    }
+
+    const spec = protocol.methods[request.method];
+    const handler = this.handlers[request.method];
+    if (!spec || !handler || (spec.capability !== null && this.options.capabilities[spec.capability] === undefined)) {
+      return this.error(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    }
+    const checked = spec.params(params);
+    if (!checked.ok) return this.invalidParams(request.id, checked);
+
+    let state: unknown;
+    let asked: Record<string, string> | null = null;
+    if (spec.inputRequired && typeof params.requestState === "string") {
+      const opened = openState(params.requestState, { secret: this.secret, audience: this.audience(request.method, spec, params) });
+      if (!opened.ok) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: requestState integrity check failed (${opened.reason})`);
+      const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
+      state = payload.s;
+      asked = payload.k ?? null;
+    }
+    let inputResponses: Record<string, unknown> = {};
+    if (spec.inputRequired && isRecord(params.inputResponses)) {
+      const validated = this.inputResponses(params.inputResponses, asked);
+      if ("error" in validated) return this.error(request.id, ErrorCode.InvalidParams, validated.error);
+      inputResponses = validated.responses;
+    }
+
+    const ctx = this.context(request, meta, protocolVersion, clientCapabilities, delivery, inputResponses, state);
+    let answer: unknown;
+    try {
+      answer = await handler(params, ctx);
+    } catch (error) {
+      if (error instanceof RpcError) return this.error(request.id, error.code, error.message, error.data);
+      this.log(`mcp-gen server: handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return this.error(request.id, ErrorCode.InternalError, "Internal error");
+    }
+
+    if (isInputRequired(answer)) {
+      if (!spec.inputRequired) {
+        this.log(`mcp-gen server: ${request.method} may not answer input_required`);
+        return this.error(request.id, ErrorCode.InternalError, "Internal error");
+      }
+      return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer);
+    }
+    if (!isRecord(answer)) {
+      this.log(`mcp-gen server: handler for ${request.method} returned ${answer === null ? "null" : typeof answer}, not a result object`);
+      return this.error(request.id, ErrorCode.InternalError, "Internal error");
+    }
+    return this.answer(request, answer, spec.cacheable, spec.result);
+  }
+
+  private invalidParams(id: JsonRpcId, check: ReturnType<Validate>): Outcome {
+    const first = check.errors?.[0];
+    const path = first?.path ?? "";
+    return this.error(id, ErrorCode.InvalidParams, `Invalid params: ${path || "/"} ${first?.message ?? "is invalid"}`, { path });
+  }
+
+  /** Adds the fields every result carries, checks the result against the schema, and answers. */
+  private answer(request: JsonRpcRequest, result: Record<string, unknown>, cacheable: boolean, validate?: Validate): Outcome {
+    const finished = this.finish(result, cacheable);
+    if (validate) {
+      const check = validate(finished);
+      if (!check.ok) {
+        const first = check.errors?.[0];
+        this.log(`mcp-gen server: ${request.method} returned an invalid result at ${first?.path || "/"}: ${first?.message ?? "invalid"}`);
+        return this.error(request.id, ErrorCode.InternalError, "Internal error: the server produced an invalid result");
+      }
+    }
+    return { response: success(request.id, finished), httpStatus: 200 };
+  }
+
+  private finish(result: Record<string, unknown>, cacheable: boolean, subscriptionId?: JsonRpcId): Record<string, unknown> {
+    const { protocol } = this;
+    const finished: Record<string, unknown> = { ...result };
+    if (protocol.resultTypes && finished.resultType === undefined) finished.resultType = protocol.resultTypes.complete;
+    if (cacheable) {
+      const cache = this.options.cache ?? { ttlMs: 0, cacheScope: "private" };
+      if (finished.ttlMs === undefined) finished.ttlMs = cache.ttlMs;
+      if (finished.cacheScope === undefined) finished.cacheScope = cache.cacheScope;
+    }
+    const meta: Record<string, unknown> = isRecord(finished._meta) ? { ...finished._meta } : {};
+    if (protocol.meta.serverInfo && meta[protocol.meta.serverInfo] === undefined) meta[protocol.meta.serverInfo] = this.identity();
+    if (subscriptionId !== undefined && protocol.meta.subscriptionId) meta[protocol.meta.subscriptionId] = subscriptionId;
+    if (Object.keys(meta).length > 0) finished._meta = meta;
+    return finished;
+  }
+
+  private identity(): Record<string, unknown> {
+    return { ...this.options.info };
+  }
+
+  private discover(): Record<string, unknown> {
+    const result: Record<string, unknown> = {
+      supportedVersions: [...this.supportedVersions],
+      capabilities: this.options.capabilities,
+      ttlMs: this.options.cache?.ttlMs ?? 0,
+      cacheScope: this.options.cache?.cacheScope ?? "public",
+    };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  /** The stateful handshake: agree on a version and describe the server. */
+  private initialize(params: Record<string, unknown>): Record<string, unknown> {
+    const requested = params.protocolVersion;
+    const version = typeof requested === "string" && this.supportedVersions.includes(requested) ? requested : this.protocol.protocolVersion;
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: this.options.capabilities, serverInfo: this.identity() };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  private declaresAnySubscription(): boolean {
+    return Object.values(this.protocol.listen?.filter ?? {}).some(({ capability: [name, flag] }) => this.declares(name, flag));
+  }
+
+  private declares(capability: string, flag: string): boolean {
+    const declared = this.options.capabilities[capability];
+    return isRecord(declared) && declared[flag] === true;
+  }
+
+  /** Opens a listen stream: acknowledge what will be honoured, then hold the request open. */
+  private listen(request: JsonRpcRequest, params: Record<string, unknown>, delivery: Delivery): Promise<Outcome> {
+    const listen = this.protocol.listen!;
+    const asked = isRecord(params.notifications) ? params.notifications : {};
+    const honoured: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(listen.filter)) {
+      const value = asked[key];
+      if (value === undefined || value === false || !this.declares(entry.capability[0], entry.capability[1])) continue;
+      honoured[key] = value;
+    }
+    if (this.protocol.notifications.acknowledged) {
+      delivery.notify(this.tagged({ method: this.protocol.notifications.acknowledged, params: { notifications: honoured } }, request.id));
+    }
+    return new Promise<Outcome>((resolve) => {
+      const subscription: Subscription = {
+        id: request.id,
+        filter: honoured,
+        delivery,
+        end: (outcome) => {
+          this.subscriptions.delete(subscription);
+          resolve(outcome);
+        },
+      };
+      this.subscriptions.add(subscription);
+      // An abrupt close carries no response.
+      delivery.signal.addEventListener("abort", () => subscription.end({ response: null, httpStatus: 200 }), { once: true });
+    });
+  }
+
+  /** Binds sealed state to the method and its target, so it cannot be replayed on another call. */
+  private audience(method: string, spec: MethodSpec, params: Record<string, unknown>): string {
+    const target = spec.target === null ? "" : String(params[spec.target] ?? "");
+    return `${method}\n${target}`;
+  }
+
+  private inputResponses(
+    responses: Record<string, unknown>,
+    asked: Record<string, string> | null,
+  ): { responses: Record<string, unknown> } | { error: string } {
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(responses)) {
+      const method = asked?.[key];
+      if (asked && method === undefined) continue; // not asked for: ignored
+      const validate = method ? this.protocol.inputRequests[method]?.response : this.protocol.anyInputResponse;
+      const check = validate?.(value);
+      if (check && !check.ok) {
+        const first = check.errors?.[0];
+        return { error: `Invalid params: inputResponses/${key}${first?.path ?? ""} ${first?.message ?? "is invalid"}` };
+      }
+      kept[key] = value;
+    }
+    return { responses: kept };
+  }
+
+  private inputRequiredAnswer(
+    request: JsonRpcRequest,
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    clientCapabilities: Record<string, unknown>,
+    answer: InputRequiredAnswer,
+  ): Outcome {
+    const asked: Record<string, string> = {};
+    const missing: Record<string, unknown> = {};
+    for (const [key, input] of Object.entries(answer.inputRequests)) {
+      const known = this.protocol.inputRequests[input.method];
+      if (!known) {
+        this.log(`mcp-gen server: ${request.method} asked for unknown input request ${input.method}`);
+        return this.error(request.id, ErrorCode.InternalError, "Internal error");
+      }
+      if (clientCapabilities[known.capability] === undefined) missing[known.capability] = {};
+      asked[key] = input.method;
+    }
+    if (Object.keys(missing).length > 0) {
+      return this.error(request.id, this.protocol.errors.missingCapability, "Missing required client capability", { requiredCapabilities: missing });
+    }
+    const result: Record<string, unknown> = { resultType: this.protocol.resultTypes?.inputRequired };
+    if (Object.keys(answer.inputRequests).length > 0) {
+      result.inputRequests = Object.fromEntries(
+        Object.entries(answer.inputRequests).map(([key, input]) => [key, { method: input.method, params: input.params ?? {} }]),
+      );
+    }
+    result.requestState = sealState(
+      { s: answer.state, k: asked },
+      { secret: this.secret, ttlMs: this.options.requestStateTtlMs ?? 600_000, audience: this.audience(request.method, spec, params) },
+    );
+    return this.answer(request, result, false, spec.result);
+  }
+
+  private context(
+    request: JsonRpcRequest,
+    meta: Record<string, unknown>,
+    protocolVersion: string,
+    clientCapabilities: Record<string, unknown>,
+    delivery: Delivery,
+    inputResponses: Record<string, unknown>,
+    state: unknown,
+  ): RequestContext {
+    const { protocol } = this;
+    const progressToken = protocol.meta.progressToken ? meta[protocol.meta.progressToken] : undefined;
+    const logLevel = protocol.meta.logLevel ? meta[protocol.meta.logLevel] : undefined;
+    const threshold = typeof logLevel === "string" ? protocol.logLevels.indexOf(logLevel) : -1;
+    return {
+      method: request.method,
+      id: request.id,
+      protocolVersion,
+      clientCapabilities,
+      clientInfo: protocol.meta.clientInfo ? meta[protocol.meta.clientInfo] : undefined,
+      meta,
+      signal: delivery.signal,
+      inputResponses,
+      state,
+      requireCapabilities: (required) => {
+        const missing = Object.fromEntries(Object.entries(required).filter(([name]) => clientCapabilities[name] === undefined));
+        if (Object.keys(missing).length > 0) {
+          throw new RpcError(protocol.errors.missingCapability, "Missing required client capability", { requiredCapabilities: missing });
+        }
+      },
+      progress: (progress, total, message) => {
+        if (progressToken === undefined || !protocol.notifications.progress) return;
+        const params: Record<string, unknown> = { progressToken, progress };
+        if (total !== undefined) params.total = total;
+        if (message !== undefined) params.message = message;
+        delivery.notify({ jsonrpc: "2.0", method: protocol.notifications.progress, params });
+      },
+      log: (level, data, logger) => {
+        if (threshold < 0 || !protocol.notifications.message || protocol.logLevels.indexOf(level) < threshold) return;
+        const params: Record<string, unknown> = { level, data };
+        if (logger !== undefined) params.logger = logger;
+        delivery.notify({ jsonrpc: "2.0", method: protocol.notifications.message, params });
+      },
+      inputRequired: (inputRequests, state) => ({ [INPUT_REQUIRED]: true, inputRequests, state }),
+    };
+  }
+}
+
+function isInputRequired(value: unknown): value is InputRequiredAnswer {
+  return isRecord(value) && (value as Partial<InputRequiredAnswer>)[INPUT_REQUIRED] === true;
+}

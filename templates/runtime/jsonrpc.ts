@@ -1,0 +1,125 @@
+/**
+ * JSON-RPC 2.0 framing shared by every transport: message shapes, classification of incoming
+ * values, and error responses. Revision-independent; copied verbatim into generated output.
+ */
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcSuccess {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: Record<string, unknown>;
+}
+
+export interface JsonRpcFailure {
+  jsonrpc: "2.0";
+  /** Absent only when the request's id could not be read. */
+  id?: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** The error codes JSON-RPC 2.0 itself defines. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+/** What an incoming value turned out to be. */
+export type Incoming =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse }
+  /** Not a JSON-RPC message: answer with `error` (carrying the id when one could be read). */
+  | { kind: "invalid"; error: JsonRpcFailure };
+
+/** Thrown by handlers (or the dispatcher) to answer with a specific JSON-RPC error. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+
+  toObject(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export function failure(id: JsonRpcId | undefined, error: JsonRpcErrorObject): JsonRpcFailure {
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+export function success(id: JsonRpcId, result: Record<string, unknown>): JsonRpcSuccess {
+  return { jsonrpc: "2.0", id, result };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isId = (value: unknown): value is JsonRpcId =>
+  typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+
+/**
+ * Parses one framed message (a stdio line, an HTTP body). Invalid JSON is a parse error; valid JSON
+ * that is not a JSON-RPC 2.0 message is an invalid request, answered with its id when it has a
+ * usable one. Batches (arrays) are not part of MCP and are invalid requests.
+ */
+export function parseMessage(text: string): Incoming {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: "invalid", error: failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid JSON" }) };
+  }
+  return classify(value);
+}
+
+/** Classifies an already-parsed value, as `parseMessage` does. */
+export function classify(value: unknown): Incoming {
+  const invalid = (message: string, id?: JsonRpcId): Incoming => ({
+    kind: "invalid",
+    error: failure(id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message}` }),
+  });
+  if (!isRecord(value)) return invalid(Array.isArray(value) ? "batches are not supported" : "not an object");
+  const id = isId(value.id) ? value.id : undefined;
+  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', id);
+  if ("id" in value && value.id !== undefined && !isId(value.id)) return invalid('"id" must be a string or a number');
+  if ("method" in value) {
+    if (typeof value.method !== "string") return invalid('"method" must be a string', id);
+    if ("params" in value && !isRecord(value.params)) return invalid('"params" must be an object', id);
+    if (id === undefined) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+    return { kind: "request", message: value as unknown as JsonRpcRequest };
+  }
+  if (id !== undefined && ("result" in value || "error" in value)) {
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  return invalid('a message needs "method", or "result"/"error" with an "id"', id);
+}

@@ -1,0 +1,43 @@
+/**
+ * The contract between a server transport (stdio, Streamable HTTP) and the dispatcher. Transports
+ * frame bytes into messages and deliver what the dispatcher produces; every protocol rule lives in
+ * the dispatcher. Revision-independent; copied verbatim into generated output.
+ */
+import type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcResponse } from "./jsonrpc.js";
+
+/** What a transport knows about one incoming message, beyond the message itself. */
+export interface Delivery {
+  /**
+   * Sends a notification that belongs to this request (progress, log messages, subscription
+   * events). Over HTTP it goes on the request's own SSE stream; over stdio, to stdout.
+   */
+  notify(notification: JsonRpcNotification): void;
+  /** Aborted when the peer cancels the request or the connection goes away. */
+  signal: AbortSignal;
+  /**
+   * Transport-level checks of a well-formed request against its envelope (HTTP headers against the
+   * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
+   * the protocol version, and answers with the error it returns, if any.
+   */
+  checkEnvelope?(request: { method: string; params: Record<string, unknown> }): JsonRpcErrorObject | null;
+}
+
+/** The dispatcher's answer to one incoming message. */
+export interface Outcome {
+  /** The response to send; `null` for notifications and responses, which are never answered. */
+  response: JsonRpcResponse | null;
+  /** The HTTP status the transport document prescribes for this answer (stdio ignores it). */
+  httpStatus: number;
+}
+
+/** Anything that can answer messages; the generated server's dispatcher is one. */
+export interface MessageHandler {
+  /**
+   * Handles one framed message (already parsed from JSON, or the raw text when parsing is left to
+   * the dispatcher). Never throws: every failure becomes a JSON-RPC error response. Long-lived
+   * requests (`subscriptions/listen`) resolve only when their stream ends.
+   */
+  handle(message: unknown, delivery: Delivery): Promise<Outcome>;
+  /** Called by transports for diagnostics; the default writes to stderr. */
+  log?(message: string): void;
+}
