@@ -19,7 +19,7 @@ const objectSchema = (properties: Record<string, object> = {}, required: string[
   ...(required.length > 0 ? { required } : {}),
 });
 
-type ToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => Promise<ReturnType<NonNullable<Handlers["tools/call"]>>> | ReturnType<NonNullable<Handlers["tools/call"]>>;
+type ToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => ReturnType<NonNullable<Handlers["tools/call"]>>;
 
 interface ToolDefinition {
   description: string;
@@ -155,8 +155,11 @@ const TOOLS: Record<string, ToolDefinition> = {
         const colour = { method: "elicitation/create", params: { mode: "form", message: "Favourite colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] } } };
         return ctx.inputRequired({ colour }, { step: 2, name });
       }
-      const colour = accepted(ctx.inputResponses.colour)?.colour;
-      if (step === 2 && typeof colour === "string") return { content: [text(`${(ctx.state as { name: string }).name} likes ${colour}.`)] };
+      const second = accepted(ctx.inputResponses.colour);
+      if (step === 2 && second) {
+        const colour = typeof second.colour === "string" ? second.colour : "an unnamed colour";
+        return { content: [text(`${(ctx.state as { name: string }).name} likes ${colour}.`)] };
+      }
       return ctx.inputRequired({ name: elicitName }, { step: 1 });
     },
   },

@@ -292,16 +292,37 @@ describe("Streamable HTTP transport", () => {
       expect((await post(custom.url.replace("/custom", "/mcp"), rpc("tools/call", { name: "echo" }))).status).toBe(404);
     });
 
-    it("close() resolves even with a stream open, aborting it", async () => {
+    it("close() drops a stream still open after the grace period, aborting it", async () => {
       const fake = new FakeDispatcher();
       const handle = await serveHttp(fake, { port: 0 });
       const response = await post(handle.url, rpc("subscriptions/listen"));
       const reader = sseReader(response);
       expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
-      await handle.close();
+      const started = Date.now();
+      await handle.close(100);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90);
       await until(() => fake.aborted.length === 1, "the listen to be aborted");
       await expect(reader.next()).rejects.toThrow();
       await handle.close(); // idempotent
+      await expect(fetch(handle.url, { method: "POST" })).rejects.toThrow();
+    });
+
+    it("close() lets streams the dispatcher is ending deliver their final response", async () => {
+      const fake = new FakeDispatcher();
+      const handle = await serveHttp(fake, { port: 0 });
+      const readers = await Promise.all([1, 2].map(async (id) => sseReader(await post(handle.url, rpc("subscriptions/listen", {}, id)))));
+      for (const reader of readers) expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
+      await until(() => fake.listens.length === 2, "both listens to register");
+      const started = Date.now();
+      for (const listen of fake.listens) listen.end(success(listen.id, { resultType: "complete" }));
+      const closed = handle.close();
+      for (const [i, reader] of readers.entries()) {
+        expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: i + 1, result: { resultType: "complete" } });
+        expect(await reader.next()).toBeUndefined();
+      }
+      await closed;
+      expect(Date.now() - started).toBeLessThan(900); // did not wait out the grace period
+      expect(fake.aborted).toEqual([]);
     });
   });
 
@@ -538,10 +559,28 @@ describe("Streamable HTTP transport", () => {
       await expectMismatch(body, {}, /MCP-Protocol-Version/);
     });
 
-    it("a missing MCP-Protocol-Version is a mismatch (unless the rules allow it)", async () => {
+    it("a missing MCP-Protocol-Version is a mismatch", async () => {
       await expectMismatch(rpc("tools/list"), { "MCP-Protocol-Version": null }, /MCP-Protocol-Version header is missing/);
-      const lenient = await start({ headerRules: { requireProtocolVersionHeader: false } });
-      expect((await post(lenient.url, rpc("tools/list"), { "MCP-Protocol-Version": null })).status).toBe(200);
+    });
+
+    it("requests without a version in _meta (initialize era) are checked only on the headers they carry", async () => {
+      const envelopeOnly: MessageHandler = {
+        async handle(message, delivery) {
+          const m = message as { id: JsonRpcId; method: string; params?: Record<string, unknown> };
+          const envelope = delivery.checkEnvelope?.({ method: m.method, params: m.params ?? {} }) ?? null;
+          return envelope === null ? { response: success(m.id, {}), httpStatus: 200 } : { response: failure(m.id, envelope), httpStatus: 400 };
+        },
+      };
+      const legacy = await start({}, envelopeOnly);
+      const bare = { "MCP-Protocol-Version": null, "Mcp-Method": null, "Mcp-Name": null };
+      const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } };
+      expect((await post(legacy.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} }, bare)).status).toBe(200);
+      expect((await post(legacy.url, call, bare)).status).toBe(200);
+      expect((await post(legacy.url, call, { ...bare, "MCP-Protocol-Version": "2025-06-18" })).status).toBe(200);
+      expect((await post(legacy.url, call, { ...bare, "Mcp-Method": "tools/list" })).status).toBe(400);
+      expect((await post(legacy.url, call, { ...bare, "Mcp-Name": "other" })).status).toBe(400);
+      // a modern request to the same handler must mirror its headers
+      expect((await post(legacy.url, rpc("tools/list"), { "Mcp-Method": null })).status).toBe(400);
     });
 
     it("the dispatcher's own _meta checks come first (-32602, not -32020)", async () => {
@@ -615,11 +654,13 @@ describe("Streamable HTTP transport", () => {
       expect(errorOf(JSON.parse(res.body)).message).toMatch(/malformed/);
     });
 
-    it("headerRules overrides which params name a request", async () => {
-      const custom = await start({ headerRules: { nameParams: { "custom/get": "id" } } });
+    it("headerRules overrides which params name a request, and the error code", async () => {
+      const custom = await start({ headerRules: { nameParams: { "custom/get": "id" }, mismatchCode: -32099 } });
       const body = rpc("custom/get", { id: "thing" });
       expect((await post(custom.url, body, { "Mcp-Name": "thing" })).status).toBe(200);
-      expect((await post(custom.url, rpc("custom/get", { id: "thing" }), { "Mcp-Name": "other" })).status).toBe(400);
+      const bad = await post(custom.url, rpc("custom/get", { id: "thing" }), { "Mcp-Name": "other" });
+      expect(bad.status).toBe(400);
+      expect(errorOf(await bad.json()).code).toBe(-32099);
       // tools/call is no longer in the table
       expect((await post(custom.url, rpc("tools/call", { name: "echo" }), { "Mcp-Name": "other" })).status).toBe(200);
     });

@@ -2,6 +2,7 @@ import type { ProtocolModel } from "../ir/model.js";
 import { format, header, render, type EmitContext, type GeneratedFile } from "./file.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
+import { serverTarget } from "./server/target.js";
 import { writeAtomically } from "./write.js";
 
 /** An output target: turns the model into files. Each target lives in its own folder under emit/. */
@@ -10,7 +11,7 @@ export interface Target {
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
-export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget];
+export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget];
 
 /**
  * Writes every target for one revision into outDir, atomically. TypeScript files get the header and

@@ -30,7 +30,7 @@ export interface Protocol {
   revision: string;
   protocolVersion: string;
   lifecycle:
-    | { kind: "stateless"; discover: string; protocolVersionKey: string; clientCapabilitiesKey: string; requiredMetaKeys: readonly string[] }
+    | { kind: "stateless"; discover: string; requestMeta: string; protocolVersionKey: string; clientCapabilitiesKey: string; requiredMetaKeys: readonly string[] }
     | { kind: "stateful"; initialize: string; initialized: string | null };
   methods: Readonly<Record<string, MethodSpec>>;
   /** Input requests that may travel in an `input_required` result: the client capability each needs, and its response's validator. */

@@ -80,14 +80,19 @@ export interface HttpServerHandle {
   /** The MCP endpoint's URL. */
   url: string;
   port: number;
-  /** Stops listening and drops every open connection (aborting their requests). */
-  close(): Promise<void>;
+  /**
+   * Stops listening, lets answers in flight finish for up to `graceMs` (default 1000), then drops
+   * every connection still open, which aborts its request. End open subscriptions first (the
+   * dispatcher's `close()`) for a graceful shutdown.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_CLOSE_GRACE_MS = 1000;
 
 const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
@@ -103,7 +108,17 @@ const SSE_HEADERS = {
 /** Listens on `host:port` (default 127.0.0.1) and serves the MCP endpoint. */
 export async function serveHttp(handler: MessageHandler, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const { port, host = "127.0.0.1", ...httpOptions } = options;
-  const server = createServer(createHttpHandler(handler, httpOptions));
+  const listener = createHttpHandler(handler, httpOptions);
+  const open = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    open.add(res);
+    res.on("close", () => {
+      open.delete(res);
+      if (open.size === 0) drained?.();
+    });
+    listener(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -118,13 +133,24 @@ export async function serveHttp(handler: MessageHandler, options: ServeHttpOptio
   return {
     url: `http://${urlHost}:${actualPort}${httpOptions.path ?? DEFAULT_PATH}`,
     port: actualPort,
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        // Open streams (subscriptions/listen) never end on their own: drop them, which aborts
-        // their requests' signals so the dispatcher stops their work.
+    close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error))));
+        server.closeIdleConnections();
+        // Answers in flight (streams the dispatcher is ending gracefully) get a moment to finish.
+        if (open.size > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, graceMs);
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        // Streams still open are dropped, which aborts their requests' signals.
         server.closeAllConnections();
-      });
+        await closed;
+      })();
       return closing;
     },
   };

@@ -75,7 +75,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     log(`output failed (${error.message}); shutting down`);
     void shutdown(false);
   };
-  output.on("error", onOutputError);
+  
   const onErrorsError = (): void => {};
   if (errors !== output) errors.on("error", onErrorsError);
 
@@ -272,7 +272,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       }
       const length = bufferedBytes + (end - start);
       const last = end > start ? bytes[end - 1] : lastBufferedByte;
-      if (false && tooLong(length, last)) {
+      if (tooLong(length, last)) {
         parts = [];
         bufferedBytes = 0;
         rejectLongLine();

