@@ -121,7 +121,9 @@ describe("generated code of every fixture", () => {
           noUncheckedIndexedAccess: true,
           noEmit: true,
           skipLibCheck: true,
-          types: [],
+          // A fixture with a protocol surface gets a server, whose runtime is for Node.
+          types: ["node"],
+          typeRoots: [join(ROOT, "node_modules", "@types")],
         },
         include: ["**/*.ts"],
       }),

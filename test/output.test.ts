@@ -35,7 +35,9 @@ describe("generated output", () => {
           moduleResolution: "NodeNext",
           target: "ES2022",
           noEmit: true,
-          types: [],
+          // The runtime is for Node: a consumer compiles it with Node's types.
+          types: ["node"],
+          typeRoots: [join(ROOT, "node_modules", "@types")],
           lib: ["ES2022"],
         },
         files: REVISIONS.flatMap((r) => filesUnder(generatedDir(r)).filter((f) => f.endsWith(".ts")).map((f) => join(generatedDir(r), f))),
@@ -66,10 +68,11 @@ describe("generated output", () => {
       }
     });
 
-    it("re-exports types and validators from index.ts", () => {
+    it("re-exports types, validators and the server from index.ts", () => {
       const index = readFileSync(join(generatedDir(revision), "index.ts"), "utf8");
       expect(index).toContain('export * from "./types.js"');
       expect(index).toContain('export * from "./validators.js"');
+      expect(index).toContain('export * from "./server.js"');
     });
   });
 });

@@ -312,7 +312,7 @@ describe("stdio bad input", () => {
 // Line length limit
 // ---------------------------------------------------------------------------
 
-describe("stdio line limit", () => {
+describe("stdio line limit", { timeout: 20_000 }, () => {
   /** A request whose line (without terminator) is exactly `size` bytes. */
   const sized = (id: number, size: number): string => {
     const base = JSON.stringify(req(id, "echo", { pad: "" }));
@@ -388,7 +388,7 @@ describe("stdio line limit", () => {
 // Concurrency, notifications, cancellation, shutdown
 // ---------------------------------------------------------------------------
 
-describe("stdio requests in flight", () => {
+describe("stdio requests in flight", { timeout: 20_000 }, () => {
   it("does not let a slow request block a fast one", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -539,7 +539,7 @@ describe("stdio requests in flight", () => {
 // A real child process speaking over its own stdin/stdout
 // ---------------------------------------------------------------------------
 
-describe("stdio in a child process", () => {
+describe("stdio in a child process", { timeout: 30_000 }, () => {
   let dir: string;
   let script: string;
 

@@ -164,7 +164,13 @@ export class Dispatcher implements MessageHandler {
         // Nothing to answer: cancellation reaches handlers through the transport's signal.
         return { response: null, httpStatus: 202 };
       case "request":
-        return this.request(incoming.message, delivery);
+        try {
+          return await this.request(incoming.message, delivery);
+        } catch (error) {
+          // The contract is never to throw: whatever escaped (a state that cannot be sealed, say) is an internal error.
+          this.log(`mcp-gen server: ${incoming.message.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          return this.error(incoming.message.id, ErrorCode.InternalError, "Internal error");
+        }
     }
   }
 
@@ -249,7 +255,8 @@ export class Dispatcher implements MessageHandler {
     }
 
     if (protocol.listen && request.method === protocol.listen.method && this.declaresAnySubscription()) {
-      const check = protocol.methods[request.method]?.params(params);
+      const validate = protocol.methods[request.method]?.params;
+      const check = validate ? checkInput(validate, params) : undefined;
       if (check && !check.ok) return this.invalidParams(request.id, check);
       return this.listen(request, params, delivery);
     }
@@ -259,7 +266,7 @@ export class Dispatcher implements MessageHandler {
     if (!spec || !handler || (spec.capability !== null && this.options.capabilities[spec.capability] === undefined)) {
       return this.error(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     }
-    const checked = spec.params(params);
+    const checked = checkInput(spec.params, params);
     if (!checked.ok) return this.invalidParams(request.id, checked);
 
     let state: unknown;
@@ -412,15 +419,17 @@ export class Dispatcher implements MessageHandler {
   ): { responses: Record<string, unknown> } | { error: string } {
     const kept: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(responses)) {
-      const method = asked?.[key];
+      // Own keys only: `asked.toString` or `asked.__proto__` must not count as asked for.
+      const method = asked && Object.hasOwn(asked, key) ? asked[key] : undefined;
       if (asked && method === undefined) continue; // not asked for: ignored
       const validate = method ? this.protocol.inputRequests[method]?.response : this.protocol.anyInputResponse;
-      const check = validate?.(value);
+      const check = validate ? checkInput(validate, value) : undefined;
       if (check && !check.ok) {
         const first = check.errors?.[0];
         return { error: `Invalid params: inputResponses/${key}${first?.path ?? ""} ${first?.message ?? "is invalid"}` };
       }
-      kept[key] = value;
+      // A key is data: `kept[key] = value` with key `__proto__` would set the prototype instead.
+      Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return { responses: kept };
   }
@@ -503,6 +512,19 @@ export class Dispatcher implements MessageHandler {
       },
       inputRequired: (inputRequests, state) => ({ [INPUT_REQUIRED]: true, inputRequests, state }),
     };
+  }
+}
+
+/**
+ * Runs a validator over client input. The generated validators recurse, so input nested deeply
+ * enough overflows the stack: that is the client's invalid input, not a server failure.
+ */
+function checkInput(validate: Validate, value: unknown): ReturnType<Validate> {
+  try {
+    return validate(value);
+  } catch (error) {
+    if (error instanceof RangeError) return { ok: false, errors: [{ path: "", message: "is nested too deeply to validate" }] };
+    throw error;
   }
 }
 

@@ -75,7 +75,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     log(`output failed (${error.message}); shutting down`);
     void shutdown(false);
   };
-  
+  output.on("error", onOutputError);
   const onErrorsError = (): void => {};
   if (errors !== output) errors.on("error", onErrorsError);
 
@@ -340,7 +340,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    for (const entries of inFlight.values()) for (const entry of entries) entry.controller.abort(reason);
+    
     while (pending.size > 0) await Promise.allSettled([...pending]);
 
     await flush();

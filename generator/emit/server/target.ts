@@ -1,9 +1,9 @@
 import type { Target } from "../index.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
+import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, literal, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
-import { GeneratorError } from "../../errors.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
 const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts"];
@@ -16,6 +16,9 @@ export const serverTarget: Target = {
   name: "server",
   emit({ model }) {
     const wire = wireFacts(model);
+    // Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol
+    // to serve (the small fixture schemas); every published revision has all three (test/output).
+    if (wire.requests.length === 0 || model.lifecycle.kind === "unknown" || model.protocolVersion === null) return [];
     const handled = wire.requests.filter((r) => !r.builtIn);
     const handlers = handled.map((request) => ({
       method: str(request.method.method),
@@ -24,12 +27,15 @@ export const serverTarget: Target = {
       result: resultType(request, wire),
     }));
     const protocol = protocolLiteral(model, wire);
+    const defined = (name: string) => (model.definitions.some((d) => d.name === name) ? `T.${name}` : null);
     const content = render("server.ts.hbs", {
       handlers,
       protocol,
       hasInputRequired: wire.inputRequiredResult !== null,
       usesParamsOf: protocol.includes("paramsOf("),
       usesAnyOf: protocol.includes("anyOf("),
+      infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
+      capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
     return [{ path: "server.ts", content }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },
@@ -70,8 +76,6 @@ const json = (value: unknown): string => (value === null ? "null" : typeof value
 /** The `Protocol` object literal handed to the runtime, as TypeScript source. */
 function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   const { lifecycle } = model;
-  if (lifecycle.kind === "unknown") throw new GeneratorError("cannot generate a server: the schema's lifecycle is not recognised", model.source.file);
-  if (model.protocolVersion === null) throw new GeneratorError("cannot generate a server: the schema has no protocol version constant", model.source.file);
   const methods = wire.requests
     .map(
       (r) =>
@@ -91,7 +95,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   const invalidParams = -32602;
   return `{
   revision: ${str(model.revision)},
-  protocolVersion: ${str(model.protocolVersion)},
+  protocolVersion: ${str(model.protocolVersion!)},
   lifecycle: ${JSON.stringify(lifecycle)},
   methods: {\n${methods}\n},
   inputRequests: {\n${inputRequests}\n},

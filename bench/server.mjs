@@ -1,0 +1,292 @@
+// Server benchmark: one `echo` tool (returns its `text` argument as text content) served by three
+// servers in the same run, each in a process of its own, driven from this process over loopback:
+//   bare  bench/servers/bare-echo.mjs  no validation: JSON.parse, canned answer, JSON.stringify
+//   SDK   bench/servers/sdk-echo.mjs   the official SDK v2 (@modelcontextprotocol/server 2.4.0)
+//   ours  bench/servers/ours-echo.mjs  the generated 2026-07-28 server, full validation
+// Measured for each: sequential tools/call over stdio, HTTP at concurrency 1 and 16 (req/s, p50 and
+// p99 latency), the server's resident memory after the run (VmRSS), and start-up time (spawn → the
+// answer to a `server/discover` written at once on stdin). Bounded loops, no timing assertions;
+// ours is printed beside the anchors as ratios.
+//
+//   node bench/server.mjs                 # standalone (builds the generated server itself)
+//   BENCH_SERVER_MS=3000 node bench/server.mjs
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ROOT, SPEC_DIR, TMP } from "./prepare.mjs";
+
+const SERVERS = [
+  { key: "bare", label: "bare", file: "bare-echo.mjs" },
+  { key: "sdk", label: "SDK v2", file: "sdk-echo.mjs" },
+  { key: "ours", label: "ours", file: "ours-echo.mjs" },
+];
+const REVISION = "2026-07-28";
+/** Length of each measurement, after a warm-up of a quarter of it. */
+const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 2000);
+const WARMUP_MS = Math.max(250, DURATION_MS / 4);
+/** Start-ups timed per server (median reported), interleaved across servers. */
+const STARTUPS = Number(process.env.BENCH_SERVER_STARTUPS ?? 5);
+/** The largest number of requests one measurement makes, whatever the time. */
+const MAX_REQUESTS = 200_000;
+const TEXT = "hello from the echo benchmark";
+
+const META = JSON.stringify({
+  "io.modelcontextprotocol/protocolVersion": REVISION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "mcp-gen-bench", version: "1.0.0" },
+});
+const callBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}},"_meta":${META}}}`;
+const discoverBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"server/discover","params":{"_meta":${META}}}`;
+const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
+const HTTP_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": REVISION,
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "echo",
+};
+
+const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
+
+function startServer(server, args, jsDir) {
+  const child = spawn(process.execPath, [join(ROOT, "bench", "servers", server.file), ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, MCP_GEN_JS_DIR: jsDir },
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return { child, exited, stderr: () => stderr };
+}
+
+async function stop({ child, exited }) {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** VmRSS of a live process, in MiB. */
+function rssMiB(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+)\s+kB/m);
+  if (!line) throw new Error(`no VmRSS for ${pid}`);
+  return Number(line[1]) / 1024;
+}
+
+/** Lines of a child's stdout, each handed to `onLine`. */
+function readLines(stream, onLine) {
+  let buffered = "";
+  stream.setEncoding("utf8").on("data", (chunk) => {
+    buffered += chunk;
+    let at;
+    while ((at = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      if (line.trim() !== "") onLine(line);
+    }
+  });
+}
+
+function summarize(latencies, elapsedMs) {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { requests: sorted.length, rps: (sorted.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// stdio
+// ---------------------------------------------------------------------------------------------------
+
+/** Start-up: spawn, write `server/discover` at once, time its answer. */
+async function startupMs(server, jsDir) {
+  const started = now();
+  const proc = startServer(server, ["--stdio"], jsDir);
+  const answered = new Promise((resolve, reject) => {
+    readLines(proc.child.stdout, (line) => resolve({ at: now(), line }));
+    proc.exited.then((code) => reject(new Error(`${server.label} exited (${code}) before answering:\n${proc.stderr()}`)));
+  });
+  proc.child.stdin.write(`${discoverBody(1)}\n`);
+  const { at, line } = await answered;
+  if (!line.includes('"supportedVersions"')) throw new Error(`${server.label}: unexpected discover answer ${line}`);
+  await stop(proc);
+  return at - started;
+}
+
+async function benchStdio(server, jsDir) {
+  const proc = startServer(server, ["--stdio"], jsDir);
+  let pending;
+  readLines(proc.child.stdout, (line) => pending?.(line));
+  proc.exited.then(() => pending?.(null));
+  let id = 0;
+  const call = (body) =>
+    new Promise((resolve, reject) => {
+      pending = (line) => {
+        if (line === null) reject(new Error(`${server.label} (stdio) exited:\n${proc.stderr()}`));
+        else resolve(line);
+      };
+      proc.child.stdin.write(`${body}\n`);
+    });
+  const discovered = await call(discoverBody(++id));
+  if (!discovered.includes('"supportedVersions"')) throw new Error(`${server.label}: unexpected discover answer ${discovered}`);
+
+  const run = async (ms) => {
+    const latencies = [];
+    const start = now();
+    const deadline = start + ms;
+    while (latencies.length < MAX_REQUESTS) {
+      const sent = now();
+      if (sent >= deadline) break;
+      const line = await call(callBody(++id));
+      latencies.push(now() - sent);
+      if (!line.includes(EXPECTED)) throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
+    }
+    return summarize(latencies, now() - start);
+  };
+  await run(WARMUP_MS);
+  const result = await run(DURATION_MS);
+  const rss = rssMiB(proc.child.pid);
+  await stop(proc);
+  return { ...result, rss };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------------------
+
+function post(agent, url, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent, headers: { ...HTTP_HEADERS, "Content-Length": Buffer.byteLength(body) } }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode, text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function benchHttp(server, jsDir) {
+  const proc = startServer(server, ["--port", "0"], jsDir);
+  const url = await new Promise((resolve, reject) => {
+    proc.child.stderr.on("data", () => {
+      const found = /listening on (http:\/\/\S+)/.exec(proc.stderr());
+      if (found) resolve(new URL(found[1]));
+    });
+    proc.exited.then((code) => reject(new Error(`${server.label} (HTTP) exited (${code}):\n${proc.stderr()}`)));
+  });
+
+  let id = 0;
+  const run = async (concurrency, ms) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+    const latencies = [];
+    const start = now();
+    const deadline = start + ms;
+    const worker = async () => {
+      while (latencies.length < MAX_REQUESTS) {
+        const sent = now();
+        if (sent >= deadline) return;
+        const { status, text } = await post(agent, url, callBody(++id));
+        latencies.push(now() - sent);
+        if (status !== 200 || !text.includes(EXPECTED)) throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const result = summarize(latencies, now() - start);
+    agent.destroy();
+    return result;
+  };
+  await run(1, WARMUP_MS);
+  const c1 = await run(1, DURATION_MS);
+  await run(16, WARMUP_MS / 2);
+  const c16 = await run(16, DURATION_MS);
+  const rss = rssMiB(proc.child.pid);
+  await stop(proc);
+  return { c1, c16, rss };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The group
+// ---------------------------------------------------------------------------------------------------
+
+/** Runs the group against the generated server compiled in `jsDir`, prints the table and returns the figures. */
+export async function benchServer(revision, jsDir) {
+  if (revision !== REVISION) {
+    console.log(`\nServer benchmark skipped: its echo servers speak ${REVISION}, not ${revision}`);
+    return null;
+  }
+  const figures = Object.fromEntries(SERVERS.map((s) => [s.key, { startups: [] }]));
+  const began = now();
+  // Start-ups interleaved, so that drift in the machine's load falls on every server alike.
+  for (let round = 0; round < STARTUPS; round++) {
+    for (const server of SERVERS) figures[server.key].startups.push(await startupMs(server, jsDir));
+  }
+  for (const server of SERVERS) {
+    const f = figures[server.key];
+    f.startup = summarize(f.startups, 1).p50;
+    f.stdio = await benchStdio(server, jsDir);
+    f.http = await benchHttp(server, jsDir);
+  }
+
+  const rows = [
+    ["stdio sequential: req/s", (f) => f.stdio.rps, 0],
+    ["stdio sequential: p50 ms", (f) => f.stdio.p50, 3],
+    ["stdio sequential: p99 ms", (f) => f.stdio.p99, 3],
+    ["HTTP c=1: req/s", (f) => f.http.c1.rps, 0],
+    ["HTTP c=1: p50 ms", (f) => f.http.c1.p50, 3],
+    ["HTTP c=1: p99 ms", (f) => f.http.c1.p99, 3],
+    ["HTTP c=16: req/s", (f) => f.http.c16.rps, 0],
+    ["HTTP c=16: p50 ms", (f) => f.http.c16.p50, 3],
+    ["HTTP c=16: p99 ms", (f) => f.http.c16.p99, 3],
+    ["RSS after stdio run: MiB", (f) => f.stdio.rss, 1],
+    ["RSS after HTTP runs: MiB", (f) => f.http.rss, 1],
+    [`start-up to discover answer (median of ${STARTUPS}): ms`, (f) => f.startup, 1],
+  ];
+  const table = Object.fromEntries(
+    rows.map(([name, get, digits]) => {
+      const [bare, sdk, ours] = SERVERS.map((s) => get(figures[s.key]));
+      return [
+        name,
+        { bare: bare.toFixed(digits), "SDK v2": sdk.toFixed(digits), ours: ours.toFixed(digits), "ours ÷ bare": (ours / bare).toFixed(2), "ours ÷ SDK": (ours / sdk).toFixed(2) },
+      ];
+    }),
+  );
+  console.log(
+    `\nServer, echo tool (${revision}; ${DURATION_MS} ms per measurement after warm-up; client and servers share ${availableParallelism()} cores over loopback)`,
+  );
+  console.table(table);
+  const counts = SERVERS.map((s) => `${s.label} ${figures[s.key].stdio.requests}/${figures[s.key].http.c1.requests}/${figures[s.key].http.c16.requests}`).join(", ");
+  console.log(`requests measured (stdio/HTTP c=1/HTTP c=16): ${counts}; group took ${((now() - began) / 1000).toFixed(1)} s`);
+  console.log("ratios are ours ÷ anchor: above 1 is more req/s, or more latency, memory or start-up time");
+  return figures;
+}
+
+/**
+ * Generates and compiles `revision` for a standalone run, as prepare.mjs does but with Node's types,
+ * which the generated runtime (stdio, HTTP, state sealing) needs to type-check.
+ */
+function buildStandalone(revision) {
+  const src = join(TMP, "src", revision);
+  const out = join(TMP, "server-js", revision);
+  execFileSync(process.execPath, [join(ROOT, "dist", "generator", "cli", "main.js"), "--revision", revision, "--spec-dir", SPEC_DIR, "--out", src], { stdio: "inherit" });
+  mkdirSync(TMP, { recursive: true });
+  const tsconfig = join(TMP, `tsconfig.server.${revision}.json`);
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: src, outDir: out, types: ["node"], skipLibCheck: true },
+      include: [join(src, "**/*.ts")],
+    }),
+  );
+  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { stdio: "inherit" });
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await benchServer(REVISION, buildStandalone(REVISION));
+}
