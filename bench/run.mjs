@@ -14,3 +14,6 @@ const rows = Object.entries(results).map(([name, ns]) => ({
 }));
 console.table(rows);
 console.log(`target: ours ≤ 0.3× Ajv — measured ${(results.ours / results.ajv).toFixed(3)}×`);
+
+const { benchServer } = await import("./server.mjs");
+await benchServer(revision, jsDir);

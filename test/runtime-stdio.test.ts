@@ -493,6 +493,32 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
     expect(h.handler.seen).toHaveLength(1);
   });
 
+  it("stops reading while the output is backed up, and resumes when it drains", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 1024 });
+    const handler = fakeHandler({ big: (m) => ({ response: success(m["id"] as number, { blob: "b".repeat(4096) }), httpStatus: 200 }) });
+    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
+    for (let i = 0; i < 50; i++) {
+      input.write(line(req(i, "big")));
+      await tick();
+    }
+    // Nobody reads the output: the transport must not keep pulling in requests.
+    expect(handler.seen.length).toBeLessThan(10);
+    const received: Msg[] = [];
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const lines = text.split("\n");
+      text = lines.pop()!;
+      for (const l of lines) received.push(JSON.parse(l) as Msg);
+    });
+    input.end();
+    await server.closed;
+    await tick();
+    expect(handler.seen).toHaveLength(50);
+    expect(received.map((m) => m["id"]).sort((a, b) => Number(a) - Number(b))).toEqual([...Array(50).keys()]);
+  });
+
   it("survives an output that fails (EPIPE) and shuts down", async () => {
     const input = new PassThrough();
     const output = new Writable({
@@ -698,6 +724,29 @@ serveStdio({
     expect(jsonLines(r.stdout())).toEqual([{ jsonrpc: "2.0", id: 1, result: { method: "ping" } }]);
   });
 
+  it("lets the process exit after close() although stdin is still open", async () => {
+    const closer = join(dir, "closer.mjs");
+    writeFileSync(
+      closer,
+      `import { serveStdio } from "./runtime/stdio.js";
+const server = serveStdio({ handle: async (m) => ({ response: { jsonrpc: "2.0", id: m.id, result: {} }, httpStatus: 200 }) });
+process.stdin.once("data", () => setTimeout(() => server.close(), 10));
+server.closed.then(() => console.error("closed"));
+`,
+    );
+    const child = spawn(process.execPath, [closer], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
+    child.stdin.write(line(req(1)));
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(err).toBe("closed\n");
+    expect(jsonLines(out)).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+    child.stdin.destroy();
+  });
+
   it("does not crash when its stdout is closed (EPIPE)", async () => {
     const r = run();
     r.child.stdin!.write(line(req(1, "slow")));
@@ -709,5 +758,6 @@ serveStdio({
     expect(signal).toBeNull();
     expect(code).toBe(0);
     expect(r.stderr()).not.toMatch(/Unhandled|Error: write EPIPE\n\s+at/);
+    expect(r.stderr()).toContain("output failed (write EPIPE)");
   });
 });

@@ -138,6 +138,8 @@ function statusFor(code: number, protocol: Protocol): number {
 export class Dispatcher implements MessageHandler {
   private readonly secret: string | Uint8Array;
   private readonly subscriptions = new Set<Subscription>();
+  /** Set by `close()`: a later `subscriptions/listen` is ended as soon as it is acknowledged. */
+  private closed = false;
   readonly supportedVersions: readonly string[];
 
   constructor(
@@ -189,6 +191,7 @@ export class Dispatcher implements MessageHandler {
 
   /** Ends every open subscription gracefully (each gets its result) and stops accepting new ones. */
   close(): void {
+    this.closed = true;
     for (const subscription of [...this.subscriptions]) {
       subscription.end({ response: success(subscription.id, this.finish({}, false, subscription.id)), httpStatus: 200 });
     }
@@ -281,7 +284,7 @@ export class Dispatcher implements MessageHandler {
     let inputResponses: Record<string, unknown> = {};
     if (spec.inputRequired && isRecord(params.inputResponses)) {
       const validated = this.inputResponses(params.inputResponses, asked);
-      if ("error" in validated) return this.error(request.id, ErrorCode.InvalidParams, validated.error);
+      if ("error" in validated) return this.error(request.id, ErrorCode.InvalidParams, validated.error, { path: validated.path });
       inputResponses = validated.responses;
     }
 
@@ -391,6 +394,7 @@ export class Dispatcher implements MessageHandler {
     if (this.protocol.notifications.acknowledged) {
       delivery.notify(this.tagged({ method: this.protocol.notifications.acknowledged, params: { notifications: honoured } }, request.id));
     }
+    if (this.closed) return Promise.resolve({ response: success(request.id, this.finish({}, false, request.id)), httpStatus: 200 });
     return new Promise<Outcome>((resolve) => {
       const subscription: Subscription = {
         id: request.id,
@@ -416,7 +420,7 @@ export class Dispatcher implements MessageHandler {
   private inputResponses(
     responses: Record<string, unknown>,
     asked: Record<string, string> | null,
-  ): { responses: Record<string, unknown> } | { error: string } {
+  ): { responses: Record<string, unknown> } | { error: string; path: string } {
     const kept: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(responses)) {
       // Own keys only: `asked.toString` or `asked.__proto__` must not count as asked for.
@@ -426,7 +430,9 @@ export class Dispatcher implements MessageHandler {
       const check = validate ? checkInput(validate, value) : undefined;
       if (check && !check.ok) {
         const first = check.errors?.[0];
-        return { error: `Invalid params: inputResponses/${key}${first?.path ?? ""} ${first?.message ?? "is invalid"}` };
+        // A JSON pointer into the params, as for every other invalid param.
+        const path = `/inputResponses/${key.replaceAll("~", "~0").replaceAll("/", "~1")}${first?.path ?? ""}`;
+        return { error: `Invalid params: ${path} ${first?.message ?? "is invalid"}`, path };
       }
       // A key is data: `kept[key] = value` with key `__proto__` would set the prototype instead.
       Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });

@@ -61,13 +61,20 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     }
   };
 
+  /** Set once shutdown starts: no more input is read. */
+  let closing = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+
   // ---- output -------------------------------------------------------------------------------
 
   let outputOpen = true;
   let releaseConsole: (() => void) | undefined;
   // With stdout captured, `process.stdout.write` is redirected; the transport keeps the real one.
-  const writeOut = (text: string): boolean =>
-    output === process.stdout ? (realStdoutWrite ?? process.stdout.write).call(process.stdout, text) : output.write(text);
+  const writeOut = (text: string, callback?: (error?: Error | null) => void): boolean =>
+    output === process.stdout
+      ? (realStdoutWrite ?? process.stdout.write).call(process.stdout, text, callback)
+      : output.write(text, callback);
 
   const onOutputError = (error: Error): void => {
     if (!outputOpen) return;
@@ -300,10 +307,6 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   // ---- shutdown -----------------------------------------------------------------------------
 
-  let closing = false;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-
   const onEnd = (): void => void shutdown(true);
   const onInputError = (error: Error): void => {
     log(`input failed (${error.message}); shutting down`);
@@ -340,16 +343,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    
+    for (const entries of inFlight.values()) for (const entry of entries) entry.controller.abort(reason);
     while (pending.size > 0) await Promise.allSettled([...pending]);
 
     await flush();
-    if (ownsOutput && outputOpen && !output.writableEnded) {
-      await new Promise<void>((resolve) => {
-        output.once("error", () => resolve());
-        output.end(() => resolve());
-      });
-    }
     input.off("error", onInputError);
     output.off("drain", onDrain);
     output.off("error", onOutputError);
@@ -363,19 +360,24 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     resolveClosed();
   }
 
-  /** Waits until what was written has left the output's buffer (or the output failed). */
+  /**
+   * Waits until everything written has been handed on (or the output failed). An output the
+   * transport was given is ended; the process's own stdout is left open.
+   */
   const flush = (): Promise<void> =>
     new Promise((resolve) => {
-      if (!outputOpen || output.destroyed || output.writableLength === 0) return resolve();
+      if (!outputOpen || output.destroyed || output.writableEnded) return resolve();
+      if (!ownsOutput && output.writableLength === 0) return resolve();
       const done = (): void => {
-        output.off("drain", done);
         output.off("close", done);
         output.off("error", done);
         resolve();
       };
-      output.on("drain", done);
       output.on("close", done);
       output.on("error", done);
+      // Callbacks run in write order, so this one runs once everything before it is out.
+      if (ownsOutput) output.end(done);
+      else writeOut("", done);
     });
 
   input.on("data", onData);
@@ -438,7 +440,7 @@ interface Capture {
 const captures: Capture[] = [];
 let restoreConsole: (() => void) | undefined;
 /** `process.stdout.write` as it was before capture redirected it; the transport writes with it. */
-let realStdoutWrite: ((this: NodeJS.WriteStream, text: string) => boolean) | undefined;
+let realStdoutWrite: ((this: NodeJS.WriteStream, text: string, callback?: (error?: Error | null) => void) => boolean) | undefined;
 
 function captureConsole(target: Writable, stdout: boolean): () => void {
   const capture: Capture = { target, console: new Console({ stdout: target, stderr: target }), stdout };

@@ -136,8 +136,8 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
     },
     // Handler-provided caching hints are kept.
     "resources/list": () => ({ resources: [{ uri: "test://a", name: "a" }], ttlMs: 99, cacheScope: "public" }),
-    "resources/read": (params) => ({ contents: [{ uri: params.uri, text: "hello" }] }),
-    "prompts/list": () => ({ prompts: [{ name: "p" }] }),
+    "resources/read": (params) => (params.uri === "test://bad" ? { contents: "not-an-array" } : { contents: [{ uri: params.uri, text: "hello" }] }) as never,
+    "prompts/list": (params) => (params.cursor === "bad" ? { prompts: "not-an-array" } : { prompts: [{ name: "p" }] }) as never,
     // A handler for a method whose capability (completions) is not declared.
     "completion/complete": () => ({ completion: { values: [] } }),
     // No handler for resources/templates/list or prompts/get, although their capabilities are declared.

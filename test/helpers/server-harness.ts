@@ -250,14 +250,18 @@ function stdioPeer(server: ServerLike): StdioPeer {
       const sentinel = `sentinel-${++sentinels}`;
       write(`${JSON.stringify({ jsonrpc: "2.0", id: sentinel, method: "sentinel/ping" })}\n`);
       const since = (): Msg[] => received.slice(start);
+      // A request answered with an id-less error (its line was too long, say) has no response of its own.
+      const answered = (): boolean => since().some((m) => isResponse(m) && (m.id === id || !("id" in m)));
       await until(
-        () => since().some((m) => m.id === sentinel) && (id === undefined || since().some((m) => isResponse(m) && m.id === id)),
+        () => since().some((m) => m.id === sentinel) && (id === undefined || answered()),
         `the stdio answer to ${typeof message === "string" ? message.slice(0, 80) : JSON.stringify(message).slice(0, 80)}`,
         15_000,
       );
       const messages = since().filter((m) => m.id !== sentinel);
       const response =
-        id !== undefined ? (messages.find((m) => isResponse(m) && m.id === id) ?? null) : (messages.find((m) => isResponse(m)) ?? null);
+        (id !== undefined ? messages.find((m) => isResponse(m) && m.id === id) : undefined) ??
+        messages.find((m) => isResponse(m) && (id === undefined || !("id" in m))) ??
+        null;
       return { status: null, contentType: null, response, notifications: messages.filter((m) => "method" in m), messages, body: null };
     },
     async open(message) {
