@@ -20,7 +20,7 @@ export function prepareRevision(revision) {
   writeFileSync(
     tsconfig,
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", revision), types: [], skipLibCheck: true },
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", revision), types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], skipLibCheck: true },
       include: [join(out, "**/*.ts")],
     }),
   );

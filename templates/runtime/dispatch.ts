@@ -125,11 +125,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The HTTP status the transport document gives each error: protocol-level rejections are 400,
- * unknown methods 404, everything else travels as a JSON-RPC error in a 200 answer.
+ * unknown methods 404, everything else (internal errors included, for which the document names no
+ * status) travels as a JSON-RPC error in a 200 answer, which clients read as a protocol error.
  */
 function statusFor(code: number, protocol: Protocol): number {
   if (code === ErrorCode.MethodNotFound) return 404;
-  if (code === ErrorCode.InternalError) return 500;
   const bad: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams, protocol.errors.unsupportedVersion, protocol.errors.missingCapability];
   if (protocol.errors.headerMismatch !== null) bad.push(protocol.errors.headerMismatch);
   return bad.includes(code) ? 400 : 200;
