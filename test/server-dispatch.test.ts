@@ -286,14 +286,14 @@ const CASES: Case[] = [
   {
     name: "an invalid result → -32603, logged with its pointer",
     message: rpc("prompts/list", { cursor: "bad" }),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error: the server produced an invalid result" },
     check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("prompts/list returned an invalid result at /prompts"))).toBe(true),
   },
   {
     name: "a null result → -32603, logged",
     message: call("null_result"),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
     check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("handler for tools/call returned null, not a result object"))).toBe(true),
   },
@@ -312,7 +312,7 @@ const CASES: Case[] = [
   {
     name: "a thrown Error → -32603 without its message; the log has it",
     message: call("throws"),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
     check: ({ response, body }, { logs }) => {
       expect(JSON.stringify(response)).not.toContain("s3cr3t");
@@ -323,14 +323,14 @@ const CASES: Case[] = [
   {
     name: "state that cannot be sealed → -32603 (the dispatcher answers, never throws), logged",
     message: call("unsealable_state"),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
     check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("tools/call failed") && l.includes("BigInt"))).toBe(true),
   },
   {
     name: "an input request of an unknown method → -32603, logged",
     message: call("unknown_input"),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
     check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("asked for unknown input request tools/list"))).toBe(true),
   },
@@ -430,7 +430,7 @@ const CASES: Case[] = [
   {
     name: "input_required from a method that may not answer it (tools/list) → -32603, logged",
     message: rpc("tools/list", { cursor: "mrtr" }),
-    status: 500,
+    status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
     check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("tools/list may not answer input_required"))).toBe(true),
   },

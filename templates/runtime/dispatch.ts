@@ -138,6 +138,8 @@ function statusFor(code: number, protocol: Protocol): number {
 export class Dispatcher implements MessageHandler {
   private readonly secret: string | Uint8Array;
   private readonly subscriptions = new Set<Subscription>();
+  /** `_meta` naming this server, added to every result. */
+  private readonly serverMeta: Readonly<Record<string, unknown>> | null;
   /** Set by `close()`: a later `subscriptions/listen` is ended as soon as it is acknowledged. */
   private closed = false;
   readonly supportedVersions: readonly string[];
@@ -149,6 +151,7 @@ export class Dispatcher implements MessageHandler {
   ) {
     this.secret = options.secret ?? randomSecret();
     this.supportedVersions = options.supportedVersions ?? [protocol.protocolVersion];
+    this.serverMeta = protocol.meta.serverInfo ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) }) : null;
   }
 
   log(message: string): void {
@@ -341,10 +344,14 @@ export class Dispatcher implements MessageHandler {
       if (finished.ttlMs === undefined) finished.ttlMs = cache.ttlMs;
       if (finished.cacheScope === undefined) finished.cacheScope = cache.cacheScope;
     }
-    const meta: Record<string, unknown> = isRecord(finished._meta) ? { ...finished._meta } : {};
-    if (protocol.meta.serverInfo && meta[protocol.meta.serverInfo] === undefined) meta[protocol.meta.serverInfo] = this.identity();
+    if (!isRecord(finished._meta) && subscriptionId === undefined) {
+      // The common case: every result shares one frozen `_meta` naming the server.
+      if (this.serverMeta) finished._meta = this.serverMeta;
+      return finished;
+    }
+    const meta: Record<string, unknown> = { ...this.serverMeta, ...(isRecord(finished._meta) ? finished._meta : {}) };
     if (subscriptionId !== undefined && protocol.meta.subscriptionId) meta[protocol.meta.subscriptionId] = subscriptionId;
-    if (Object.keys(meta).length > 0) finished._meta = meta;
+    finished._meta = meta;
     return finished;
   }
 
@@ -494,7 +501,10 @@ export class Dispatcher implements MessageHandler {
       clientCapabilities,
       clientInfo: protocol.meta.clientInfo ? meta[protocol.meta.clientInfo] : undefined,
       meta,
-      signal: delivery.signal,
+      // Read lazily: a transport may make the signal only when someone asks for it.
+      get signal() {
+        return delivery.signal;
+      },
       inputResponses,
       state,
       requireCapabilities: (required) => {

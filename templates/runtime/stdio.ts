@@ -138,7 +138,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   // ---- in-flight requests -------------------------------------------------------------------
 
   interface InFlight {
-    readonly controller: AbortController;
+    /** Made on first use: most handlers never look at their signal, and a controller is costly. */
+    controller: AbortController | null;
+    /** Set once the request is aborted, even before anyone asked for its signal. */
+    abortedWith: { reason: unknown } | null;
     /** The peer cancelled it: nothing more may be sent for it. */
     cancelled: boolean;
     /** Its response has been written (or suppressed). */
@@ -151,11 +154,25 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   const idKey = (id: JsonRpcId): string => `${typeof id}:${String(id)}`;
 
+  const abortEntry = (entry: InFlight, reason: unknown): void => {
+    if (entry.abortedWith) return;
+    entry.abortedWith = { reason };
+    entry.controller?.abort(reason);
+  };
+
+  const signalOf = (entry: InFlight): AbortSignal => {
+    if (!entry.controller) {
+      entry.controller = new AbortController();
+      if (entry.abortedWith) entry.controller.abort(entry.abortedWith.reason);
+    }
+    return entry.controller.signal;
+  };
+
   const cancel = (id: JsonRpcId, reason: unknown): void => {
     for (const entry of inFlight.get(idKey(id)) ?? []) {
       if (entry.cancelled || entry.done) continue;
       entry.cancelled = true;
-      entry.controller.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
+      abortEntry(entry, abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
     }
   };
 
@@ -188,14 +205,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const id = value["id"] as JsonRpcId;
     const key = idKey(id);
-    const entry: InFlight = { controller: new AbortController(), cancelled: false, done: false };
+    const entry: InFlight = { controller: null, abortedWith: null, cancelled: false, done: false };
     let entries = inFlight.get(key);
     if (!entries) inFlight.set(key, (entries = new Set()));
     entries.add(entry);
-    if (closing) entry.controller.abort(abortReason("The connection is closing"));
+    if (closing) abortEntry(entry, abortReason("The connection is closing"));
 
     const delivery: Delivery = {
-      signal: entry.controller.signal,
+      get signal() {
+        return signalOf(entry);
+      },
       notify: (notification) => {
         if (entry.cancelled) return;
         if (entry.done) {
@@ -343,7 +362,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    for (const entries of inFlight.values()) for (const entry of entries) entry.controller.abort(reason);
+    for (const entries of inFlight.values()) for (const entry of entries) abortEntry(entry, reason);
     while (pending.size > 0) await Promise.allSettled([...pending]);
 
     await flush();
