@@ -493,15 +493,11 @@ for (const transport of TRANSPORTS) {
       c.check?.(exchange, fixture);
     });
 
-    // BUG (emitter, generator/emit/server/target.ts resultValidator): a method that may answer
-    // input_required validates its result with anyOf(<its result>, InputRequiredResult), and
-    // InputRequiredResult has only optional fields besides a free-form resultType, so any object
-    // passes once the dispatcher has added resultType: tools/call, prompts/get and resources/read
-    // results are never checked.
-    it.fails.each([
+    // A method that may answer input_required checks complete answers with its own result type.
+    it.each([
       { label: "tools/call", message: call("bad_result") },
       { label: "resources/read", message: rpc("resources/read", { uri: "test://bad" }) },
-    ])("BUG: an invalid $label result → -32603", async ({ message }) => {
+    ])("an invalid $label result → -32603", async ({ message }) => {
       const exchange = await peer.send(message);
       expect(exchange.response?.error).toEqual({ code: -32603, message: "Internal error: the server produced an invalid result" });
     });
@@ -825,10 +821,7 @@ for (const transport of TRANSPORTS) {
       expect(answer.response?.error).toEqual({ code: -32602, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } });
     });
 
-    // BUG (emitter, generator/ir/wire.ts): `meta.progressToken` is derived only from a stateless
-    // revision's RequestMetaObject, so for 2025-11-25 it is null and ctx.progress() is a no-op,
-    // although that schema's RequestParams._meta.progressToken exists.
-    it.fails("BUG: ctx.progress sends notifications/progress when _meta.progressToken is set", async () => {
+    it("ctx.progress sends notifications/progress when _meta.progressToken is set", async () => {
       const answer = await peer.send(plain("tools/call", { name: "progress", _meta: { progressToken: "t" } }, "progress"));
       expect(answer.notifications.map((n) => n.params)).toEqual([
         { progressToken: "t", progress: 1, total: 2 },
@@ -836,18 +829,14 @@ for (const transport of TRANSPORTS) {
       ]);
     });
 
-    // BUG (runtime): the stateful dispatcher answers `initialize` itself but not `ping`, which the
-    // schema says the receiver must answer; without a user-written handler ping is "method not found".
-    it.fails("BUG: ping is answered with an empty result without a handler", async () => {
+    it("ping is answered with an empty result without a handler", async () => {
       const answer = await peer.send(plain("ping", undefined, "ping"));
       expect(answer.response?.result).toEqual({});
     });
 
     if (transport === "stdio") {
-      // BUG (runtime design): the capabilities a client declares in `initialize` are never kept, so
-      // ctx.clientCapabilities is always {} on a stateful revision and requireCapabilities() always
-      // fails, even on a stdio connection (one client, one session) whose client declared them.
-      it.fails("BUG: capabilities declared in initialize are seen by later requests on the same connection", async () => {
+      // On stdio one connection is one session: the handshake's capabilities hold for later requests.
+      it("capabilities declared in initialize are seen by later requests on the same connection", async () => {
         await peer.send(initialize(STATEFUL, { sampling: {} }));
         const answer = await peer.send(plain("tools/call", { name: "needs_sampling" }, "needs-after-init"));
         expect(answer.response?.result?.content).toEqual([{ type: "text", text: "called needs_sampling" }]);

@@ -248,7 +248,8 @@ const CASES: Case[] = [
     message: async () => {
       const state = await firstRoundState(fixture, "ask");
       const bytes = Buffer.from(state, "base64url");
-      bytes[bytes.length - 2] ^= 0x01;
+      const at = bytes.length - 2;
+      bytes[at] = bytes[at]! ^ 0x01;
       return call("ask", { requestState: bytes.toString("base64url"), inputResponses: { confirm: { action: "accept", content: { ok: true } } } }, "flipped");
     },
     check: (ex, t) => expectError(ex, "flipped", { code: -32602, message: "Invalid params: requestState integrity check failed (tampered)" }, 400, t),

@@ -67,8 +67,6 @@ export const WIRE_CONVENTIONS = {
     missingCapability: "MISSING_REQUIRED_CLIENT_CAPABILITY",
     headerMismatch: "HEADER_MISMATCH",
   },
-  resultMeta: "ResultMetaObject",
-  notificationMeta: "NotificationMetaObject",
   implementationType: "Implementation",
   progressTokenType: "ProgressToken",
   logLevelType: "LoggingLevel",

@@ -25,6 +25,8 @@ export interface WireFacts {
   notifications: { progress: string | null; message: string | null; acknowledged: string | null; cancelled: string | null };
   logLevels: string[];
   listen: { method: string; filter: Array<{ key: string; notification: string; capability: [string, string] }> } | null;
+  /** The liveness request both sides send and answer with the empty result, or `null`. */
+  ping: string | null;
 }
 
 export interface WireRequest {
@@ -47,11 +49,20 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     const params = index.objectOf(method.params);
     return names.every((name) => params?.properties.some((p) => p.name === name));
   };
-  const metaKey = (metaType: string | null, valueType: string): string | null => {
-    const meta = metaType ? index.objectOf({ kind: "ref", name: metaType }) : null;
-    return meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
+  // Each `_meta` is read where the schema puts it: on the params of requests and notifications, and
+  // on results; a revision may name it (`RequestMetaObject`) or write it inline.
+  const metaOf = (types: Array<TypeNode | null>) => {
+    for (const type of types) {
+      const meta = index.objectOf(index.property(type, "_meta")?.type);
+      if (meta) return meta;
+    }
+    return null;
   };
-  const requestMeta = model.lifecycle.kind === "stateless" ? model.lifecycle.requestMeta : null;
+  const requestMeta = metaOf(model.methods.filter((m) => m.kind === "request" && m.sender !== "server").map((m) => m.params));
+  const notificationMeta = metaOf(model.methods.filter((m) => m.kind === "notification").map((m) => m.params));
+  const resultMeta = metaOf(model.methods.flatMap((m) => m.results.map((name): TypeNode => ({ kind: "ref", name }))));
+  const metaKey = (meta: ReturnType<typeof metaOf>, valueType: string): string | null =>
+    meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
   const conventions = WIRE_CONVENTIONS;
 
   const listen = model.methods.find((m) => m.kind === "request" && m.sender !== "server" && paramsHave(m, conventions.listenFilterParam)) ?? null;
@@ -123,11 +134,11 @@ export function wireFacts(model: ProtocolModel): WireFacts {
       headerMismatch: constant(conventions.errorConstants.headerMismatch),
     },
     meta: {
-      serverInfo: metaKey(conventions.resultMeta, conventions.implementationType),
+      serverInfo: metaKey(resultMeta, conventions.implementationType),
       clientInfo: metaKey(requestMeta, conventions.implementationType),
       progressToken: metaKey(requestMeta, conventions.progressTokenType),
       logLevel: metaKey(requestMeta, conventions.logLevelType),
-      subscriptionId: metaKey(conventions.notificationMeta, conventions.requestIdType),
+      subscriptionId: metaKey(notificationMeta, conventions.requestIdType),
     },
     notifications: {
       progress: notifications.find((n) => paramsHave(n, ...conventions.progressParams))?.method ?? null,
@@ -137,6 +148,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     },
     logLevels: literalValues(index.get(conventions.logLevelType)?.type ?? null),
     listen: listenFacts,
+    ping: model.methods.find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null,
   };
 }
 

@@ -37,6 +37,10 @@ export interface Protocol {
   inputRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
   /** Validates any input response when the sealed state does not say which was asked for. */
   anyInputResponse: Validate;
+  /** Validates an `input_required` answer (the methods' own `result` validators check complete ones). */
+  inputRequiredResult: Validate | null;
+  /** The liveness request the runtime answers itself with an empty result (stateful revisions), or `null`. */
+  ping: string | null;
   /** The values of `resultType`; `null` for revisions whose results have none. */
   resultTypes: { complete: string; inputRequired: string } | null;
   errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
@@ -257,7 +261,14 @@ export class Dispatcher implements MessageHandler {
     } else {
       const envelope = delivery.checkEnvelope?.({ method: request.method, params });
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
-      if (request.method === lifecycle.initialize) return this.answer(request, this.initialize(params), false);
+      if (request.method === lifecycle.initialize) {
+        // One connection is one session: what the client declares here holds for its later requests.
+        if (delivery.session && isRecord(params.capabilities)) delivery.session.clientCapabilities = params.capabilities;
+        return this.answer(request, this.initialize(params), false);
+      }
+      const declared = delivery.session?.clientCapabilities;
+      if (isRecord(declared)) clientCapabilities = declared;
+      if (request.method === protocol.ping && !this.handlers[request.method]) return this.answer(request, {}, false);
     }
 
     if (protocol.listen && request.method === protocol.listen.method && this.declaresAnySubscription()) {
@@ -478,7 +489,7 @@ export class Dispatcher implements MessageHandler {
       { s: answer.state, k: asked },
       { secret: this.secret, ttlMs: this.options.requestStateTtlMs ?? 600_000, audience: this.audience(request.method, spec, params) },
     );
-    return this.answer(request, result, false, spec.result);
+    return this.answer(request, result, false, this.protocol.inputRequiredResult ?? undefined);
   }
 
   private context(

@@ -151,6 +151,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const pending = new Set<Promise<void>>();
   /** The signal for notifications and responses: aborted when the connection goes away. */
   const connection = new AbortController();
+  /** One stdio connection is one session. */
+  const session: Record<string, unknown> = {};
 
   const idKey = (id: JsonRpcId): string => `${typeof id}:${String(id)}`;
 
@@ -192,6 +194,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       }
       const delivery: Delivery = {
         signal: connection.signal,
+        session,
         notify: (notification) => void send(notification),
       };
       track(
@@ -212,6 +215,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     if (closing) abortEntry(entry, abortReason("The connection is closing"));
 
     const delivery: Delivery = {
+      session,
       get signal() {
         return signalOf(entry);
       },

@@ -15,6 +15,11 @@ export interface Delivery {
   /** Aborted when the peer cancels the request or the connection goes away. */
   signal: AbortSignal;
   /**
+   * State shared by every message of one connection, where a connection is a session (stdio);
+   * absent where each message stands alone (HTTP). Stateful revisions keep the handshake here.
+   */
+  session?: Record<string, unknown>;
+  /**
    * Transport-level checks of a well-formed request against its envelope (HTTP headers against the
    * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
    * the protocol version, and answers with the error it returns, if any.

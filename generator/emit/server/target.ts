@@ -79,7 +79,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   const methods = wire.requests
     .map(
       (r) =>
-        `${str(r.method.method)}: { params: ${paramsValidator(r)}, result: ${resultValidator(r.method.results)}, capability: ${json(r.capability)}, ` +
+        `${str(r.method.method)}: { params: ${paramsValidator(r)}, result: ${resultValidator(r.method.results.filter((name) => name !== wire.inputRequiredResult))}, capability: ${json(r.capability)}, ` +
         `inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${json(r.target)} }`,
     )
     .join(",\n");
@@ -100,6 +100,8 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   methods: {\n${methods}\n},
   inputRequests: {\n${inputRequests}\n},
   anyInputResponse: ${wire.inputResponseUnion ? `V.validate${wire.inputResponseUnion}` : "() => ({ ok: true })"},
+  inputRequiredResult: ${wire.inputRequiredResult ? `V.validate${wire.inputRequiredResult}` : "null"},
+  ping: ${json(wire.ping)},
   resultTypes: ${json(wire.resultTypes)},
   errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
   meta: ${JSON.stringify(wire.meta)},
