@@ -34,6 +34,7 @@ export const serverTarget: Target = {
       hasInputRequired: wire.inputRequiredResult !== null,
       usesParamsOf: protocol.includes("paramsOf("),
       usesAnyOf: protocol.includes("anyOf("),
+      usesValidate: protocol.includes("anyOf(") || protocol.includes("paramsOf("),
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
