@@ -39,28 +39,38 @@ await new Promise((ready, fail) => {
 
 const results = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
 let status = 0;
+let output = "";
 try {
-  execFileSync(
+  output = execFileSync(
     NODE22,
     [SUITE, "server", "--url", `http://localhost:${port}/mcp`, "--requirements", "2026-07-28", "--timeout", "10000", "-o", results],
-    { stdio: "inherit" },
+    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
   );
 } catch (error) {
   status = error.status ?? 1;
+  output = String(error.stdout ?? "");
 } finally {
   fixture.kill("SIGTERM");
 }
+process.stdout.write(output);
 
-// The suite prints scenario totals only; list every failed or warned check with its message.
+// The summary lists scored scenarios first, then a "Not scored" block; count the scored ones.
+// The summary lists every scenario run; the "Not scored" block after it names the unscored ones.
+const summary = output.slice(output.indexOf("=== SUMMARY ==="));
+const [listed = "", unscoredBlock = ""] = summary.split(/Not scored/);
+const unscoredNames = new Set(unscoredBlock.split("\n").map((l) => /^\s*[✓✗] (\S+)/.exec(l)?.[1]).filter(Boolean));
+const scored = listed.split("\n").filter((line) => /^[✓✗] /.test(line) && !unscoredNames.has(/^[✓✗] ([^:]+):/.exec(line)?.[1]));
+
+// The suite prints scenario totals only; list every failed or warned check of a scored scenario.
 const problems = [];
 for (const dir of readdirSync(results)) {
   const file = join(results, dir, "checks.json");
-  if (!existsSync(file)) continue;
+  const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+  if (!existsSync(file) || unscoredNames.has(scenario)) continue;
   for (const check of JSON.parse(readFileSync(file, "utf8"))) {
-    if (check.status === "FAILURE" || check.status === "WARNING") problems.push(`${dir}: ${check.status} ${check.id} ${(check.errorMessage ?? "").slice(0, 300)}`);
+    if (check.status === "FAILURE" || check.status === "WARNING") problems.push(`${scenario}: ${check.status} ${check.id} ${(check.errorMessage ?? "").slice(0, 300)}`);
   }
 }
-if (problems.length > 0) console.log(`\nFailed or warned checks:\n${problems.join("\n")}`);
-console.log(`\nresults: ${results}`);
-if (fixtureLog.trim()) console.log(`fixture stderr:\n${fixtureLog}`);
+if (problems.length > 0) console.log(`\nFailed or warned checks of scored scenarios:\n${problems.join("\n")}`);
+console.log(`\nconformance server (2026-07-28): ${scored.filter((l) => l.startsWith("✓")).length} of ${scored.length} scored scenarios passed; results in ${results}`);
 process.exit(status);
