@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, classify, failure } from "./jsonrpc.js";
 import type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
-import type { Delivery, MessageHandler, Outcome } from "./transport.js";
+import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 // ---------------------------------------------------------------------------
 // Revision data: which request fields the HTTP headers mirror.
@@ -241,7 +241,7 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
 
 /** Notifications and responses: the dispatcher acts on them; accepted ones get 202 and no body. */
 async function acceptOneWay(config: Config, res: ServerResponse, message: JsonRpcNotification | JsonRpcResponse): Promise<void> {
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort(new Error("client disconnected"));
   });
@@ -252,7 +252,9 @@ async function acceptOneWay(config: Config, res: ServerResponse, message: JsonRp
       warned = true;
       config.log(`mcp http: dropped ${notification.method}: a notification POST has no response stream`);
     },
-    signal: controller.signal,
+    get signal() {
+      return controller.signal;
+    },
   };
   const outcome = await handleSafely(config, message, delivery, undefined);
   if (res.destroyed) return;
@@ -272,7 +274,7 @@ async function answerRequest(
   message: JsonRpcRequest,
   accepts: Acceptance,
 ): Promise<void> {
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   // Written by the closures below; the cast keeps TypeScript from narrowing it to "pending".
   let state = "pending" as "pending" | "streaming" | "done";
   let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -299,7 +301,7 @@ async function answerRequest(
   const delivery: Delivery = {
     notify(notification) {
       // Nothing may follow the response, or anything once the client has gone.
-      if (state === "done" || controller.signal.aborted || res.destroyed) return;
+      if (state === "done" || controller.aborted || res.destroyed) return;
       if (state === "pending") {
         if (!accepts.sse) {
           if (!warned) config.log(`mcp http: dropped ${notification.method} (and any later notifications): the client accepts only application/json`);
@@ -312,7 +314,9 @@ async function answerRequest(
       if (line === undefined) config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
       else res.write(sseEvent(line));
     },
-    signal: controller.signal,
+    get signal() {
+      return controller.signal;
+    },
     checkEnvelope: (request) => checkHeaders(req.headers, request, config.rules),
   };
 
@@ -320,7 +324,7 @@ async function answerRequest(
   const streamed = state === "streaming";
   state = "done";
   stop();
-  if (controller.signal.aborted || res.destroyed) return;
+  if (controller.aborted || res.destroyed) return;
 
   let response = outcome.response;
   let line = response === null ? undefined : serialize(response);
@@ -639,3 +643,4 @@ function checkHeaders(
   }
   return null;
 }
+

@@ -8,7 +8,7 @@
 import { Console } from "node:console";
 import type { Readable, Writable } from "node:stream";
 import { ErrorCode, failure, parseMessage, type JsonRpcId, type JsonRpcMessage } from "./jsonrpc.js";
-import type { Delivery, MessageHandler, Outcome } from "./transport.js";
+import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 export interface StdioOptions {
   /** Where messages come from; defaults to `process.stdin`. */
@@ -138,17 +138,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   // ---- in-flight requests -------------------------------------------------------------------
 
   interface InFlight {
-    /** Made on first use: most handlers never look at their signal, and a controller is costly. */
-    controller: AbortController | null;
-    /** Set once the request is aborted, even before anyone asked for its signal. */
-    abortedWith: { reason: unknown } | null;
+    readonly abort: LazyAbort;
     /** The peer cancelled it: nothing more may be sent for it. */
     cancelled: boolean;
     /** Its response has been written (or suppressed). */
     done: boolean;
   }
   const inFlight = new Map<string, Set<InFlight>>();
-  const pending = new Set<Promise<void>>();
+  /** Requests and notifications still being handled, and who waits for them all to finish. */
+  let pending = 0;
+  let drained: (() => void) | null = null;
   /** The signal for notifications and responses: aborted when the connection goes away. */
   const connection = new AbortController();
   /** One stdio connection is one session. */
@@ -156,31 +155,22 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   const idKey = (id: JsonRpcId): string => `${typeof id}:${String(id)}`;
 
-  const abortEntry = (entry: InFlight, reason: unknown): void => {
-    if (entry.abortedWith) return;
-    entry.abortedWith = { reason };
-    entry.controller?.abort(reason);
-  };
-
-  const signalOf = (entry: InFlight): AbortSignal => {
-    if (!entry.controller) {
-      entry.controller = new AbortController();
-      if (entry.abortedWith) entry.controller.abort(entry.abortedWith.reason);
-    }
-    return entry.controller.signal;
-  };
 
   const cancel = (id: JsonRpcId, reason: unknown): void => {
     for (const entry of inFlight.get(idKey(id)) ?? []) {
       if (entry.cancelled || entry.done) continue;
       entry.cancelled = true;
-      abortEntry(entry, abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
+      entry.abort.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
     }
   };
 
   const track = (work: Promise<void>): void => {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
+    // A counter rather than a set of promises: nothing per message beyond the work itself.
+    pending++;
+    const done = (): void => {
+      if (--pending === 0) drained?.();
+    };
+    void work.then(done, done);
   };
 
   const dispatch = (value: Record<string, unknown>, kind: "request" | "notification" | "response"): void => {
@@ -208,16 +198,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const id = value["id"] as JsonRpcId;
     const key = idKey(id);
-    const entry: InFlight = { controller: null, abortedWith: null, cancelled: false, done: false };
+    const entry: InFlight = { abort: new LazyAbort(), cancelled: false, done: false };
     let entries = inFlight.get(key);
     if (!entries) inFlight.set(key, (entries = new Set()));
     entries.add(entry);
-    if (closing) abortEntry(entry, abortReason("The connection is closing"));
+    if (closing) entry.abort.abort(abortReason("The connection is closing"));
 
     const delivery: Delivery = {
       session,
       get signal() {
-        return signalOf(entry);
+        return entry.abort.signal;
       },
       notify: (notification) => {
         if (entry.cancelled) return;
@@ -366,8 +356,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    for (const entries of inFlight.values()) for (const entry of entries) abortEntry(entry, reason);
-    while (pending.size > 0) await Promise.allSettled([...pending]);
+    for (const entries of inFlight.values()) for (const entry of entries) entry.abort.abort(reason);
+    if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
 
     await flush();
     input.off("error", onInputError);

@@ -46,3 +46,30 @@ export interface MessageHandler {
   /** Called by transports for diagnostics; the default writes to stderr. */
   log?(message: string): void;
 }
+
+/**
+ * An AbortController made only when someone asks for its signal: most requests finish without
+ * anyone looking, and a controller costs more than the rest of a small request's bookkeeping.
+ */
+export class LazyAbort {
+  private controller: AbortController | null = null;
+  private reason: { value: unknown } | null = null;
+
+  get aborted(): boolean {
+    return this.reason !== null;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason.value);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.reason) return;
+    this.reason = { value: reason };
+    this.controller?.abort(reason);
+  }
+}
