@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, basename } from "node:path";
 import { GeneratorError } from "../errors.js";
+import { replaceDir } from "../fs/replace-dir.js";
 import { GENERATED_MARK, type GeneratedFile } from "./file.js";
 
 /**
@@ -21,23 +22,13 @@ export function writeAtomically(outDir: string, files: GeneratedFile[]): void {
   } catch (error) {
     throw new GeneratorError(`cannot write output: ${(error as Error).message}`, target);
   }
-  const previous = `${staging}.old`;
   try {
     for (const file of files) {
       const path = join(staging, file.path);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.content);
     }
-    // Two renames: the old output moves aside, the new one takes its place, then the old is dropped.
-    const hadPrevious = existsSync(target);
-    if (hadPrevious) renameSync(target, previous);
-    try {
-      renameSync(staging, target);
-    } catch (error) {
-      if (hadPrevious) renameSync(previous, target);
-      throw error;
-    }
-    if (hadPrevious) rmSync(previous, { recursive: true, force: true });
+    replaceDir(staging, target);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw new GeneratorError(`cannot write output: ${(error as Error).message}`, target);

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GeneratorError } from "../errors.js";
+import { replaceDir } from "../fs/replace-dir.js";
 import { sha256Hex } from "./integrity.js";
 import { defaultCacheDir } from "./project-root.js";
 import { readRevisions, type RevisionEntry, type RevisionsManifest } from "./revisions.js";
@@ -91,33 +92,11 @@ export async function fetchRevision(revision: string, options: FetchOptions = {}
       writeFileSync(target, contents.get(path) as Uint8Array, { flag: "wx" });
     }
     const dir = join(cacheDir, revision);
-    installDir(tmp, dir, cacheDir, revision);
+    replaceDir(tmp, dir);
     return { revision, dir, files: paths, source };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/**
- * Moves `tmp` to `dir`. An existing copy is moved aside first and only removed
- * once the new one is in place, so a failure keeps the old cache.
- */
-function installDir(tmp: string, dir: string, cacheDir: string, revision: string): void {
-  let aside: string | undefined;
-  try {
-    aside = join(cacheDir, `.old-${revision}-${process.pid}-${Date.now()}`);
-    renameSync(dir, aside);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    aside = undefined; // nothing cached yet
-  }
-  try {
-    renameSync(tmp, dir);
-  } catch (e) {
-    if (aside) renameSync(aside, dir);
-    throw e;
-  }
-  if (aside) rmSync(aside, { recursive: true, force: true });
 }
 
 async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs: number): Promise<Uint8Array> {
