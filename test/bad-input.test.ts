@@ -313,7 +313,7 @@ describe("as a real process", () => {
   it("an unsupported construct: one line with file:line on stderr, exit 1, output untouched", () => {
     const file = writeSchema(REV, "export interface Ok {\n  ok: boolean;\n}\n\nexport enum Mode {\n  A,\n}\n");
     const before = snapshot(work);
-    const env = { ...process.env, MCP_GEN_CACHE_DIR: cache };
+    const env: NodeJS.ProcessEnv = { ...process.env, MCP_GEN_CACHE_DIR: cache };
     delete env.MCP_SPEC_DIR;
     delete env.MCP_GEN_DEBUG;
     const run = spawnSync(process.execPath, [bin, "--revision", REV, "--spec-dir", specDir, "--offline", "--out", out], {

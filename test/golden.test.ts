@@ -119,6 +119,8 @@ describe("generated code of every fixture", () => {
           strict: true,
           exactOptionalPropertyTypes: true,
           noUncheckedIndexedAccess: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
           noEmit: true,
           skipLibCheck: true,
           // A fixture with a protocol surface gets a server, whose runtime is for Node.

@@ -17,6 +17,8 @@ export class ValidatorCompiler {
   readonly functions: string[] = [];
   /** Format checkers used, by format name. */
   readonly formats = new Set<string>();
+  /** The template's helper functions the checks call, so that the file declares no unused ones. */
+  readonly helpers = new Set<"fail" | "within" | "pointer" | "union">();
   private readonly names = new Set<string>();
 
   constructor(private readonly formatFunctions: Readonly<Record<string, string>>) {}
@@ -50,9 +52,10 @@ export class ValidatorCompiler {
   /** Statements that return false (after recording an error) when `value` does not match `type`. */
   private statements(type: TypeNode, value: string, path: Path, scope: Scope, owner: string): string[] {
     const leaf = this.leafCheck(type, value);
-    if (leaf) return [`if (!(${leaf.test})) return fail(${renderPath(path)}, ${str(leaf.message)});`];
+    if (leaf) return [`if (!(${leaf.test})) return ${this.fail(path, str(leaf.message))};`];
     switch (type.kind) {
       case "ref":
+        this.helpers.add("within");
         return [`if (!${ValidatorCompiler.checkName(type.name)}(${value})) return within(${renderPath(path)});`];
       case "array":
         return this.arrayStatements(type, value, path, scope, owner);
@@ -65,6 +68,12 @@ export class ValidatorCompiler {
       default:
         throw new Error(`no check for ${type.kind}`);
     }
+  }
+
+  /** A call recording a failure at `path` with a message (given as code). */
+  private fail(path: Path, message: string): string {
+    this.helpers.add("fail");
+    return `fail(${renderPath(path)}, ${message})`;
   }
 
   /** Checks that fit in one expression, with the message for their failure; `null` for the rest. */
@@ -114,12 +123,12 @@ export class ValidatorCompiler {
   }
 
   private arrayStatements(type: Extract<TypeNode, { kind: "array" }>, value: string, path: Path, scope: Scope, owner: string): string[] {
-    const out = [`if (!Array.isArray(${value})) return fail(${renderPath(path)}, "must be array");`];
+    const out = [`if (!Array.isArray(${value})) return ${this.fail(path, '"must be array"')};`];
     if (type.minItems !== null) {
-      out.push(`if (${value}.length < ${type.minItems}) return fail(${renderPath(path)}, "must have at least ${type.minItems} items");`);
+      out.push(`if (${value}.length < ${type.minItems}) return ${this.fail(path, `"must have at least ${type.minItems} items"`)};`);
     }
     if (type.maxItems !== null) {
-      out.push(`if (${value}.length > ${type.maxItems}) return fail(${renderPath(path)}, "must have at most ${type.maxItems} items");`);
+      out.push(`if (${value}.length > ${type.maxItems}) return ${this.fail(path, `"must have at most ${type.maxItems} items"`)};`);
     }
     if (acceptsAll(type.items)) return out;
     const i = scope.name("i");
@@ -130,11 +139,11 @@ export class ValidatorCompiler {
   }
 
   private objectStatements(type: ObjectType, value: string, path: Path, scope: Scope, owner: string): string[] {
-    const out = [`if (!(${isObject(value)})) return fail(${renderPath(path)}, "must be object");`];
+    const out = [`if (!(${isObject(value)})) return ${this.fail(path, '"must be object"')};`];
     for (const property of type.properties) {
       if (!property.optional) {
         out.push(
-          `if (${value}${access(property.name)} === undefined) return fail(${renderPath(path)}, ${str(`must have required property '${property.name}'`)});`,
+          `if (${value}${access(property.name)} === undefined) return ${this.fail(path, str(`must have required property '${property.name}'`))};`,
         );
       }
     }
@@ -150,6 +159,7 @@ export class ValidatorCompiler {
       const k = scope.name("k");
       const declared = type.properties.map((p) => `${k} !== ${str(p.name)}`);
       const item = scope.name("x");
+      this.helpers.add("pointer");
       const body = this.statements(extra, item, { parts: [...path.parts, { dynamic: `"/" + pointer(${k})` }] }, scope, owner);
       const guard = declared.length > 0 ? `if (${declared.join(" && ")}) ` : "";
       out.push(`for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`);
@@ -177,6 +187,7 @@ export class ValidatorCompiler {
       checks.push(check);
       tests.push(`${check}(${value})`);
     }
+    this.helpers.add("union").add("fail");
     return [`if (!(${tests.join(" || ")})) return union(${renderPath(path)}, ${value}, [${checks.join(", ")}]);`];
   }
 }
