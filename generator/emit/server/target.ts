@@ -34,7 +34,6 @@ export const serverTarget: Target = {
       hasInputRequired: wire.inputRequiredResult !== null,
       usesParamsOf: protocol.includes("paramsOf("),
       usesAnyOf: protocol.includes("anyOf("),
-      usesValidate: protocol.includes("anyOf(") || protocol.includes("paramsOf("),
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
@@ -62,14 +61,17 @@ function resultType(request: WireRequest, wire: WireFacts): string {
 /** A validator of a request's params: the params type's own when it is named, else the message's. */
 function paramsValidator(request: WireRequest): string {
   const params = request.method.params;
-  if (params?.kind === "ref") return `V.validate${params.name}`;
+  if (params?.kind === "ref") return validator(params.name);
   return `paramsOf(V.validate${request.method.message}, ${str(request.method.method)})`;
 }
 
+/** A definition's validator for the runtime: the boolean check first, the detailed one only on failure. */
+const validator = (name: string): string => `checked(V.is${name}, V.validate${name})`;
+
 function resultValidator(results: string[]): string {
-  if (results.length === 0) return "() => ({ ok: true })";
-  if (results.length === 1) return `V.validate${results[0]}`;
-  return `anyOf(${results.map((r) => `V.validate${r}`).join(", ")})`;
+  if (results.length === 0) return "() => VALID";
+  if (results.length === 1) return validator(results[0]!);
+  return `anyOf(${results.map(validator).join(", ")})`;
 }
 
 const json = (value: unknown): string => (value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value));
@@ -100,8 +102,8 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   lifecycle: ${JSON.stringify(lifecycle)},
   methods: {\n${methods}\n},
   inputRequests: {\n${inputRequests}\n},
-  anyInputResponse: ${wire.inputResponseUnion ? `V.validate${wire.inputResponseUnion}` : "() => ({ ok: true })"},
-  inputRequiredResult: ${wire.inputRequiredResult ? `V.validate${wire.inputRequiredResult}` : "null"},
+  anyInputResponse: ${wire.inputResponseUnion ? validator(wire.inputResponseUnion) : "() => VALID"},
+  inputRequiredResult: ${wire.inputRequiredResult ? validator(wire.inputRequiredResult) : "null"},
   ping: ${json(wire.ping)},
   resultTypes: ${json(wire.resultTypes)},
   errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
