@@ -6,6 +6,7 @@
  * request. Every protocol rule, and the HTTP status of every answer, is the dispatcher's.
  * Revision-independent; copied verbatim into generated output.
  */
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, classify, failure } from "./jsonrpc.js";
@@ -67,6 +68,8 @@ export interface HttpOptions {
   headerRules?: Partial<HeaderRules>;
   /** Interval of SSE keep-alive comments on open streams, in ms; default 15 000, 0 disables. */
   keepAliveMs?: number;
+  /** Sessions kept for stateful revisions (initialize handshake) before the oldest is forgotten. Default 10,000. */
+  maxSessions?: number;
 }
 
 export interface ServeHttpOptions extends HttpOptions {
@@ -92,6 +95,7 @@ const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_CLOSE_GRACE_MS = 1000;
 
 const SSE_HEADERS = {
@@ -169,6 +173,7 @@ export function createHttpHandler(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    sessions: new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS),
     log: (message) => {
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
@@ -191,6 +196,7 @@ interface Config {
   maxBodyBytes: number;
   rules: HeaderRules;
   keepAliveMs: number;
+  sessions: SessionStore;
   log(message: string): void;
 }
 
@@ -216,6 +222,16 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
     return reject(res, 415, ErrorCode.InvalidRequest, "Unsupported media type: the body must be application/json (UTF-8)");
   }
 
+  // A session exists only once a dispatcher kept something in it (a stateful revision's handshake);
+  // an id the server does not know (any more) is answered 404, so the client starts a new one.
+  const sessionId = req.headers["mcp-session-id"];
+  let session: Record<string, unknown> = {};
+  if (typeof sessionId === "string") {
+    const known = config.sessions.get(sessionId);
+    if (!known) return reject(res, 404, ErrorCode.InvalidRequest, "Session not found");
+    session = known;
+  }
+
   const body = await readBody(req, config.maxBodyBytes);
   if (body === "aborted") return;
   if (body === "too-large") {
@@ -232,15 +248,20 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
     case "invalid":
       return sendJson(res, 400, incoming.error);
     case "request":
-      return answerRequest(config, req, res, incoming.message, accepts);
+      return answerRequest(config, req, res, incoming.message, accepts, session, typeof sessionId === "string");
     case "notification":
     case "response":
-      return acceptOneWay(config, res, incoming.message);
+      return acceptOneWay(config, res, incoming.message, session);
   }
 }
 
 /** Notifications and responses: the dispatcher acts on them; accepted ones get 202 and no body. */
-async function acceptOneWay(config: Config, res: ServerResponse, message: JsonRpcNotification | JsonRpcResponse): Promise<void> {
+async function acceptOneWay(
+  config: Config,
+  res: ServerResponse,
+  message: JsonRpcNotification | JsonRpcResponse,
+  session: Record<string, unknown>,
+): Promise<void> {
   const controller = new LazyAbort();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort(new Error("client disconnected"));
@@ -255,6 +276,7 @@ async function acceptOneWay(config: Config, res: ServerResponse, message: JsonRp
     get signal() {
       return controller.signal;
     },
+    session,
   };
   const outcome = await handleSafely(config, message, delivery, undefined);
   if (res.destroyed) return;
@@ -273,6 +295,8 @@ async function answerRequest(
   res: ServerResponse,
   message: JsonRpcRequest,
   accepts: Acceptance,
+  session: Record<string, unknown>,
+  inSession: boolean,
 ): Promise<void> {
   const controller = new LazyAbort();
   // Written by the closures below; the cast keeps TypeScript from narrowing it to "pending".
@@ -317,6 +341,7 @@ async function answerRequest(
     get signal() {
       return controller.signal;
     },
+    session,
     checkEnvelope: (request) => checkHeaders(req.headers, request, config.rules),
   };
 
@@ -352,7 +377,9 @@ async function answerRequest(
     res.end();
     return;
   }
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(line) });
+  const headers: Record<string, string | number> = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(line) };
+  if (!inSession && Object.keys(session).length > 0) headers["Mcp-Session-Id"] = config.sessions.add(session);
+  res.writeHead(status, headers);
   res.end(line);
 }
 
@@ -644,3 +671,25 @@ function checkHeaders(
   return null;
 }
 
+
+/**
+ * Sessions of stateful revisions, by id; the oldest are forgotten past a bound, so that clients
+ * that never come back cannot grow the server without limit (a forgotten client gets 404 and
+ * starts over, as the transport document prescribes).
+ */
+class SessionStore {
+  private readonly sessions = new Map<string, Record<string, unknown>>();
+
+  constructor(private readonly max: number) {}
+
+  get(id: string): Record<string, unknown> | undefined {
+    return this.sessions.get(id);
+  }
+
+  add(session: Record<string, unknown>): string {
+    const id = randomUUID();
+    this.sessions.set(id, session);
+    if (this.sessions.size > this.max) this.sessions.delete(this.sessions.keys().next().value!);
+    return id;
+  }
+}

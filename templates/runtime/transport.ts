@@ -15,8 +15,10 @@ export interface Delivery {
   /** Aborted when the peer cancels the request or the connection goes away. */
   signal: AbortSignal;
   /**
-   * State shared by every message of one connection, where a connection is a session (stdio);
-   * absent where each message stands alone (HTTP). Stateful revisions keep the handshake here.
+   * State shared by the messages of one session: a stdio connection, or over HTTP the messages
+   * carrying one `Mcp-Session-Id` (the transport names a new session in that header once the
+   * dispatcher has stored something in it). Stateful revisions keep their handshake here; stateless
+   * ones never touch it.
    */
   session?: Record<string, unknown>;
   /**
