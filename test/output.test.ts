@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../generator/load/index.js";
 import { renderRevision } from "../generator/emit/index.js";
+import { format } from "../generator/emit/file.js";
 import { REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -74,5 +75,13 @@ describe("generated output", () => {
       expect(index).toContain('export * from "./validators.js"');
       expect(index).toContain('export * from "./server.js"');
     });
+  });
+});
+
+describe("the runtime's sources", () => {
+  // renderRevision copies them without running prettier, which is sound only while they are formatted.
+  it.each(readdirSync(join(ROOT, "templates", "runtime")).filter((f) => f.endsWith(".ts")))("%s is prettier-formatted (npm run format)", async (file) => {
+    const content = `// header\n\n${readFileSync(join(ROOT, "templates", "runtime", file), "utf8")}`;
+    expect(await format(content)).toBe(content);
   });
 });

@@ -32,6 +32,9 @@ export function render(name: string, data: object): string {
   return template(data);
 }
 
+/** Where the runtime's modules go in an output folder. */
+export const RUNTIME_DIR = "runtime/";
+
 /** A verbatim copy of a hand-written runtime module. */
 export function runtimeFile(name: string): string {
   return readFileSync(`${TEMPLATES_DIR}runtime/${name}`, "utf8");
@@ -50,10 +53,13 @@ export function header(ctx: EmitContext): string {
   ].join("\n");
 }
 
+/** The project's prettier settings, shared by its own sources (`templates/runtime/`) and its output. */
+const PRETTIER_OPTIONS = JSON.parse(readFileSync(join(projectRoot(), ".prettierrc.json"), "utf8")) as prettier.Options;
+
 /**
  * Formats TypeScript with the project's prettier settings, so output is stable whatever the template
  * spacing. The `babel-ts` parser prints the same as `typescript` and parses our output twice as fast.
  */
 export async function format(content: string): Promise<string> {
-  return prettier.format(content, { parser: "babel-ts", printWidth: 100, trailingComma: "all" });
+  return prettier.format(content, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
 }

@@ -1,5 +1,5 @@
 import type { ProtocolModel } from "../ir/model.js";
-import { format, header, render, type EmitContext, type GeneratedFile } from "./file.js";
+import { format, header, render, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { serverTarget } from "./server/target.js";
@@ -33,8 +33,11 @@ export async function renderRevision(model: ProtocolModel, generatorVersion: str
   const publicModules = files.filter((f) => !f.path.includes("/") && f.path.endsWith(".ts")).map((f) => f.path.replace(/\.ts$/, ".js"));
   files.push({ path: "index.ts", content: render("index.ts.hbs", { modules: publicModules }) });
   return Promise.all(
-    files.map(async (file) =>
-      file.path.endsWith(".ts") ? { path: file.path, content: await format(`${header(ctx)}\n\n${file.content}`) } : file,
-    ),
+    files.map(async (file) => {
+      if (!file.path.endsWith(".ts")) return file;
+      const content = `${header(ctx)}\n\n${file.content}`;
+      // The runtime is copied as written; its sources are kept prettier-formatted (test/output).
+      return { path: file.path, content: file.path.startsWith(RUNTIME_DIR) ? content : await format(content) };
+    }),
   );
 }

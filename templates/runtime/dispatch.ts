@@ -4,12 +4,20 @@
  * verbatim into generated output. Transports (stdio, HTTP) only frame messages and deliver outcomes.
  */
 import { classify, ErrorCode, failure, parseMessage, RpcError, success } from "./jsonrpc.js";
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+} from "./jsonrpc.js";
 import { openState, randomSecret, sealState } from "./state.js";
 import type { Delivery, MessageHandler, Outcome } from "./transport.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
-export type Validate = (value: unknown) => { ok: boolean; errors?: ReadonlyArray<{ path: string; message: string }> };
+export type Validate = (value: unknown) => {
+  ok: boolean;
+  errors?: ReadonlyArray<{ path: string; message: string }>;
+};
 
 /** One client→server request method, as the schema describes it. */
 export interface MethodSpec {
@@ -30,7 +38,14 @@ export interface Protocol {
   revision: string;
   protocolVersion: string;
   lifecycle:
-    | { kind: "stateless"; discover: string; requestMeta: string; protocolVersionKey: string; clientCapabilitiesKey: string; requiredMetaKeys: readonly string[] }
+    | {
+        kind: "stateless";
+        discover: string;
+        requestMeta: string;
+        protocolVersionKey: string;
+        clientCapabilitiesKey: string;
+        requiredMetaKeys: readonly string[];
+      }
     | { kind: "stateful"; initialize: string; initialized: string | null };
   methods: Readonly<Record<string, MethodSpec>>;
   /** Input requests that may travel in an `input_required` result: the client capability each needs, and its response's validator. */
@@ -57,7 +72,9 @@ export interface Protocol {
   /** `subscriptions/listen`: its method, and per filter key the notification it opts into and the capability flag it needs. */
   listen: {
     method: string;
-    filter: Readonly<Record<string, { notification: string; capability: readonly [string, string] }>>;
+    filter: Readonly<
+      Record<string, { notification: string; capability: readonly [string, string] }>
+    >;
   } | null;
 }
 
@@ -104,7 +121,10 @@ export interface RequestContext {
   /** Sends a log notification when the request opted in at this level; otherwise does nothing. */
   log(level: string, data: unknown, logger?: string): void;
   /** An `input_required` answer asking the client for input, with state to get back on the retry. */
-  inputRequired(inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>, state?: unknown): InputRequiredAnswer;
+  inputRequired(
+    inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>,
+    state?: unknown,
+  ): InputRequiredAnswer;
 }
 
 const INPUT_REQUIRED = Symbol("inputRequired");
@@ -134,7 +154,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 function statusFor(code: number, protocol: Protocol): number {
   if (code === ErrorCode.MethodNotFound) return 404;
-  const bad: number[] = [ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.InvalidParams, protocol.errors.unsupportedVersion, protocol.errors.missingCapability];
+  const bad: number[] = [
+    ErrorCode.ParseError,
+    ErrorCode.InvalidRequest,
+    ErrorCode.InvalidParams,
+    protocol.errors.unsupportedVersion,
+    protocol.errors.missingCapability,
+  ];
   if (protocol.errors.headerMismatch !== null) bad.push(protocol.errors.headerMismatch);
   return bad.includes(code) ? 400 : 200;
 }
@@ -155,7 +181,9 @@ export class Dispatcher implements MessageHandler {
   ) {
     this.secret = options.secret ?? randomSecret();
     this.supportedVersions = options.supportedVersions ?? [protocol.protocolVersion];
-    this.serverMeta = protocol.meta.serverInfo ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) }) : null;
+    this.serverMeta = protocol.meta.serverInfo
+      ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) })
+      : null;
   }
 
   log(message: string): void {
@@ -177,7 +205,9 @@ export class Dispatcher implements MessageHandler {
           return await this.request(incoming.message, delivery);
         } catch (error) {
           // The contract is never to throw: whatever escaped (a state that cannot be sealed, say) is an internal error.
-          this.log(`mcp-gen server: ${incoming.message.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          this.log(
+            `mcp-gen server: ${incoming.message.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           return this.error(incoming.message.id, ErrorCode.InternalError, "Internal error");
         }
     }
@@ -200,7 +230,10 @@ export class Dispatcher implements MessageHandler {
   close(): void {
     this.closed = true;
     for (const subscription of [...this.subscriptions]) {
-      subscription.end({ response: success(subscription.id, this.finish({}, false, subscription.id)), httpStatus: 200 });
+      subscription.end({
+        response: success(subscription.id, this.finish({}, false, subscription.id)),
+        httpStatus: 200,
+      });
     }
   }
 
@@ -214,12 +247,16 @@ export class Dispatcher implements MessageHandler {
       const wanted = filter[key];
       if (wanted === true) return true;
       // A list-valued filter (resource URIs) names the targets it wants.
-      if (Array.isArray(wanted) && typeof notification.params?.uri === "string") return wanted.includes(notification.params.uri);
+      if (Array.isArray(wanted) && typeof notification.params?.uri === "string")
+        return wanted.includes(notification.params.uri);
     }
     return false;
   }
 
-  private tagged(notification: { method: string; params?: Record<string, unknown> }, id: JsonRpcId): JsonRpcNotification {
+  private tagged(
+    notification: { method: string; params?: Record<string, unknown> },
+    id: JsonRpcId,
+  ): JsonRpcNotification {
     const params: Record<string, unknown> = Object.assign({}, notification.params);
     const key = this.protocol.meta.subscriptionId;
     if (key) params._meta = { ...(isRecord(params._meta) ? params._meta : {}), [key]: id };
@@ -227,7 +264,8 @@ export class Dispatcher implements MessageHandler {
   }
 
   private error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome {
-    const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
+    const error: JsonRpcErrorObject =
+      data === undefined ? { code, message } : { code, message, data };
     return { response: failure(id, error), httpStatus: statusFor(code, this.protocol) };
   }
 
@@ -240,38 +278,65 @@ export class Dispatcher implements MessageHandler {
     const meta = isRecord(params._meta) ? params._meta : {};
 
     if (lifecycle.kind === "stateless") {
-      if (!isRecord(params._meta)) return this.error(request.id, ErrorCode.InvalidParams, "Invalid params: _meta is required on every request");
+      if (!isRecord(params._meta))
+        return this.error(
+          request.id,
+          ErrorCode.InvalidParams,
+          "Invalid params: _meta is required on every request",
+        );
       for (const key of lifecycle.requiredMetaKeys) {
-        if (meta[key] === undefined) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: _meta is missing "${key}"`);
+        if (meta[key] === undefined)
+          return this.error(
+            request.id,
+            ErrorCode.InvalidParams,
+            `Invalid params: _meta is missing "${key}"`,
+          );
       }
       const capabilities = meta[lifecycle.clientCapabilitiesKey];
-      if (!isRecord(capabilities)) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`);
+      if (!isRecord(capabilities))
+        return this.error(
+          request.id,
+          ErrorCode.InvalidParams,
+          `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`,
+        );
       clientCapabilities = capabilities;
       const envelope = delivery.checkEnvelope?.({ method: request.method, params });
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
       const requested = meta[lifecycle.protocolVersionKey];
       if (typeof requested !== "string" || !this.supportedVersions.includes(requested)) {
-        return this.error(request.id, protocol.errors.unsupportedVersion, "Unsupported protocol version", {
-          supported: [...this.supportedVersions],
-          requested,
-        });
+        return this.error(
+          request.id,
+          protocol.errors.unsupportedVersion,
+          "Unsupported protocol version",
+          {
+            supported: [...this.supportedVersions],
+            requested,
+          },
+        );
       }
       protocolVersion = requested;
-      if (request.method === lifecycle.discover) return this.answer(request, this.discover(), false);
+      if (request.method === lifecycle.discover)
+        return this.answer(request, this.discover(), false);
     } else {
       const envelope = delivery.checkEnvelope?.({ method: request.method, params });
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
       if (request.method === lifecycle.initialize) {
         // One connection is one session: what the client declares here holds for its later requests.
-        if (delivery.session && isRecord(params.capabilities)) delivery.session.clientCapabilities = params.capabilities;
+        if (delivery.session && isRecord(params.capabilities))
+          delivery.session.clientCapabilities = params.capabilities;
         return this.answer(request, this.initialize(params), false);
       }
       const declared = delivery.session?.clientCapabilities;
       if (isRecord(declared)) clientCapabilities = declared;
-      if (request.method === protocol.ping && !this.handlers[request.method]) return this.answer(request, {}, false);
+      if (request.method === protocol.ping && !this.handlers[request.method])
+        return this.answer(request, {}, false);
     }
 
-    if (protocol.listen && request.method === protocol.listen.method && this.declaresAnySubscription()) {
+    if (
+      protocol.listen &&
+      request.method === protocol.listen.method &&
+      this.declaresAnySubscription()
+    ) {
       const validate = protocol.methods[request.method]?.params;
       const check = validate ? checkInput(validate, params) : undefined;
       if (check && !check.ok) return this.invalidParams(request.id, check);
@@ -280,8 +345,16 @@ export class Dispatcher implements MessageHandler {
 
     const spec = protocol.methods[request.method];
     const handler = this.handlers[request.method];
-    if (!spec || !handler || (spec.capability !== null && this.options.capabilities[spec.capability] === undefined)) {
-      return this.error(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    if (
+      !spec ||
+      !handler ||
+      (spec.capability !== null && this.options.capabilities[spec.capability] === undefined)
+    ) {
+      return this.error(
+        request.id,
+        ErrorCode.MethodNotFound,
+        `Method not found: ${request.method}`,
+      );
     }
     const checked = checkInput(spec.params, params);
     if (!checked.ok) return this.invalidParams(request.id, checked);
@@ -289,8 +362,16 @@ export class Dispatcher implements MessageHandler {
     let state: unknown;
     let asked: Record<string, string> | null = null;
     if (spec.inputRequired && typeof params.requestState === "string") {
-      const opened = openState(params.requestState, { secret: this.secret, audience: this.audience(request.method, spec, params) });
-      if (!opened.ok) return this.error(request.id, ErrorCode.InvalidParams, `Invalid params: requestState integrity check failed (${opened.reason})`);
+      const opened = openState(params.requestState, {
+        secret: this.secret,
+        audience: this.audience(request.method, spec, params),
+      });
+      if (!opened.ok)
+        return this.error(
+          request.id,
+          ErrorCode.InvalidParams,
+          `Invalid params: requestState integrity check failed (${opened.reason})`,
+        );
       const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
       state = payload.s;
       asked = payload.k ?? null;
@@ -298,17 +379,31 @@ export class Dispatcher implements MessageHandler {
     let inputResponses: Record<string, unknown> = {};
     if (spec.inputRequired && isRecord(params.inputResponses)) {
       const validated = this.inputResponses(params.inputResponses, asked);
-      if ("error" in validated) return this.error(request.id, ErrorCode.InvalidParams, validated.error, { path: validated.path });
+      if ("error" in validated)
+        return this.error(request.id, ErrorCode.InvalidParams, validated.error, {
+          path: validated.path,
+        });
       inputResponses = validated.responses;
     }
 
-    const ctx = this.context(request, meta, protocolVersion, clientCapabilities, delivery, inputResponses, state);
+    const ctx = this.context(
+      request,
+      meta,
+      protocolVersion,
+      clientCapabilities,
+      delivery,
+      inputResponses,
+      state,
+    );
     let answer: unknown;
     try {
       answer = await handler(params, ctx);
     } catch (error) {
-      if (error instanceof RpcError) return this.error(request.id, error.code, error.message, error.data);
-      this.log(`mcp-gen server: handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (error instanceof RpcError)
+        return this.error(request.id, error.code, error.message, error.data);
+      this.log(
+        `mcp-gen server: handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return this.error(request.id, ErrorCode.InternalError, "Internal error");
     }
 
@@ -320,7 +415,9 @@ export class Dispatcher implements MessageHandler {
       return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer);
     }
     if (!isRecord(answer)) {
-      this.log(`mcp-gen server: handler for ${request.method} returned ${answer === null ? "null" : typeof answer}, not a result object`);
+      this.log(
+        `mcp-gen server: handler for ${request.method} returned ${answer === null ? "null" : typeof answer}, not a result object`,
+      );
       return this.error(request.id, ErrorCode.InternalError, "Internal error");
     }
     return this.answer(request, answer, spec.cacheable, spec.result);
@@ -329,29 +426,50 @@ export class Dispatcher implements MessageHandler {
   private invalidParams(id: JsonRpcId, check: ReturnType<Validate>): Outcome {
     const first = check.errors?.[0];
     const path = first?.path ?? "";
-    return this.error(id, ErrorCode.InvalidParams, `Invalid params: ${path || "/"} ${first?.message ?? "is invalid"}`, { path });
+    return this.error(
+      id,
+      ErrorCode.InvalidParams,
+      `Invalid params: ${path || "/"} ${first?.message ?? "is invalid"}`,
+      { path },
+    );
   }
 
   /** Adds the fields every result carries, checks the result against the schema, and answers. */
-  private answer(request: JsonRpcRequest, result: Record<string, unknown>, cacheable: boolean, validate?: Validate): Outcome {
+  private answer(
+    request: JsonRpcRequest,
+    result: Record<string, unknown>,
+    cacheable: boolean,
+    validate?: Validate,
+  ): Outcome {
     const finished = this.finish(result, cacheable);
     if (validate) {
       const check = validate(finished);
       if (!check.ok) {
         const first = check.errors?.[0];
-        this.log(`mcp-gen server: ${request.method} returned an invalid result at ${first?.path || "/"}: ${first?.message ?? "invalid"}`);
-        return this.error(request.id, ErrorCode.InternalError, "Internal error: the server produced an invalid result");
+        this.log(
+          `mcp-gen server: ${request.method} returned an invalid result at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
+        );
+        return this.error(
+          request.id,
+          ErrorCode.InternalError,
+          "Internal error: the server produced an invalid result",
+        );
       }
     }
     return { response: success(request.id, finished), httpStatus: 200 };
   }
 
-  private finish(result: Record<string, unknown>, cacheable: boolean, subscriptionId?: JsonRpcId): Record<string, unknown> {
+  private finish(
+    result: Record<string, unknown>,
+    cacheable: boolean,
+    subscriptionId?: JsonRpcId,
+  ): Record<string, unknown> {
     const { protocol } = this;
     // Object.assign, not spread: V8 turns a spread copy that then gains properties into a slow
     // object (measured: 2 µs against 50 ns per result).
     const finished: Record<string, unknown> = Object.assign({}, result);
-    if (protocol.resultTypes && finished.resultType === undefined) finished.resultType = protocol.resultTypes.complete;
+    if (protocol.resultTypes && finished.resultType === undefined)
+      finished.resultType = protocol.resultTypes.complete;
     if (cacheable) {
       const cache = this.options.cache ?? { ttlMs: 0, cacheScope: "private" };
       if (finished.ttlMs === undefined) finished.ttlMs = cache.ttlMs;
@@ -362,8 +480,12 @@ export class Dispatcher implements MessageHandler {
       if (this.serverMeta) finished._meta = this.serverMeta;
       return finished;
     }
-    const meta: Record<string, unknown> = { ...this.serverMeta, ...(isRecord(finished._meta) ? finished._meta : {}) };
-    if (subscriptionId !== undefined && protocol.meta.subscriptionId) meta[protocol.meta.subscriptionId] = subscriptionId;
+    const meta: Record<string, unknown> = {
+      ...this.serverMeta,
+      ...(isRecord(finished._meta) ? finished._meta : {}),
+    };
+    if (subscriptionId !== undefined && protocol.meta.subscriptionId)
+      meta[protocol.meta.subscriptionId] = subscriptionId;
     finished._meta = meta;
     return finished;
   }
@@ -386,14 +508,23 @@ export class Dispatcher implements MessageHandler {
   /** The stateful handshake: agree on a version and describe the server. */
   private initialize(params: Record<string, unknown>): Record<string, unknown> {
     const requested = params.protocolVersion;
-    const version = typeof requested === "string" && this.supportedVersions.includes(requested) ? requested : this.protocol.protocolVersion;
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: this.options.capabilities, serverInfo: this.identity() };
+    const version =
+      typeof requested === "string" && this.supportedVersions.includes(requested)
+        ? requested
+        : this.protocol.protocolVersion;
+    const result: Record<string, unknown> = {
+      protocolVersion: version,
+      capabilities: this.options.capabilities,
+      serverInfo: this.identity(),
+    };
     if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
     return result;
   }
 
   private declaresAnySubscription(): boolean {
-    return Object.values(this.protocol.listen?.filter ?? {}).some(({ capability: [name, flag] }) => this.declares(name, flag));
+    return Object.values(this.protocol.listen?.filter ?? {}).some(({ capability: [name, flag] }) =>
+      this.declares(name, flag),
+    );
   }
 
   private declares(capability: string, flag: string): boolean {
@@ -402,19 +533,37 @@ export class Dispatcher implements MessageHandler {
   }
 
   /** Opens a listen stream: acknowledge what will be honoured, then hold the request open. */
-  private listen(request: JsonRpcRequest, params: Record<string, unknown>, delivery: Delivery): Promise<Outcome> {
+  private listen(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Promise<Outcome> {
     const listen = this.protocol.listen!;
     const asked = isRecord(params.notifications) ? params.notifications : {};
     const honoured: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(listen.filter)) {
       const value = asked[key];
-      if (value === undefined || value === false || !this.declares(entry.capability[0], entry.capability[1])) continue;
+      if (
+        value === undefined ||
+        value === false ||
+        !this.declares(entry.capability[0], entry.capability[1])
+      )
+        continue;
       honoured[key] = value;
     }
     if (this.protocol.notifications.acknowledged) {
-      delivery.notify(this.tagged({ method: this.protocol.notifications.acknowledged, params: { notifications: honoured } }, request.id));
+      delivery.notify(
+        this.tagged(
+          { method: this.protocol.notifications.acknowledged, params: { notifications: honoured } },
+          request.id,
+        ),
+      );
     }
-    if (this.closed) return Promise.resolve({ response: success(request.id, this.finish({}, false, request.id)), httpStatus: 200 });
+    if (this.closed)
+      return Promise.resolve({
+        response: success(request.id, this.finish({}, false, request.id)),
+        httpStatus: 200,
+      });
     return new Promise<Outcome>((resolve) => {
       const subscription: Subscription = {
         id: request.id,
@@ -427,7 +576,11 @@ export class Dispatcher implements MessageHandler {
       };
       this.subscriptions.add(subscription);
       // An abrupt close carries no response.
-      delivery.signal.addEventListener("abort", () => subscription.end({ response: null, httpStatus: 200 }), { once: true });
+      delivery.signal.addEventListener(
+        "abort",
+        () => subscription.end({ response: null, httpStatus: 200 }),
+        { once: true },
+      );
     });
   }
 
@@ -446,7 +599,9 @@ export class Dispatcher implements MessageHandler {
       // Own keys only: `asked.toString` or `asked.__proto__` must not count as asked for.
       const method = asked && Object.hasOwn(asked, key) ? asked[key] : undefined;
       if (asked && method === undefined) continue; // not asked for: ignored
-      const validate = method ? this.protocol.inputRequests[method]?.response : this.protocol.anyInputResponse;
+      const validate = method
+        ? this.protocol.inputRequests[method]?.response
+        : this.protocol.anyInputResponse;
       const check = validate ? checkInput(validate, value) : undefined;
       if (check && !check.ok) {
         const first = check.errors?.[0];
@@ -455,7 +610,12 @@ export class Dispatcher implements MessageHandler {
         return { error: `Invalid params: ${path} ${first?.message ?? "is invalid"}`, path };
       }
       // A key is data: `kept[key] = value` with key `__proto__` would set the prototype instead.
-      Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(kept, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return { responses: kept };
   }
@@ -472,24 +632,40 @@ export class Dispatcher implements MessageHandler {
     for (const [key, input] of Object.entries(answer.inputRequests)) {
       const known = this.protocol.inputRequests[input.method];
       if (!known) {
-        this.log(`mcp-gen server: ${request.method} asked for unknown input request ${input.method}`);
+        this.log(
+          `mcp-gen server: ${request.method} asked for unknown input request ${input.method}`,
+        );
         return this.error(request.id, ErrorCode.InternalError, "Internal error");
       }
       if (clientCapabilities[known.capability] === undefined) missing[known.capability] = {};
       asked[key] = input.method;
     }
     if (Object.keys(missing).length > 0) {
-      return this.error(request.id, this.protocol.errors.missingCapability, "Missing required client capability", { requiredCapabilities: missing });
+      return this.error(
+        request.id,
+        this.protocol.errors.missingCapability,
+        "Missing required client capability",
+        { requiredCapabilities: missing },
+      );
     }
-    const result: Record<string, unknown> = { resultType: this.protocol.resultTypes?.inputRequired };
+    const result: Record<string, unknown> = {
+      resultType: this.protocol.resultTypes?.inputRequired,
+    };
     if (Object.keys(answer.inputRequests).length > 0) {
       result.inputRequests = Object.fromEntries(
-        Object.entries(answer.inputRequests).map(([key, input]) => [key, { method: input.method, params: input.params ?? {} }]),
+        Object.entries(answer.inputRequests).map(([key, input]) => [
+          key,
+          { method: input.method, params: input.params ?? {} },
+        ]),
       );
     }
     result.requestState = sealState(
       { s: answer.state, k: asked },
-      { secret: this.secret, ttlMs: this.options.requestStateTtlMs ?? 600_000, audience: this.audience(request.method, spec, params) },
+      {
+        secret: this.secret,
+        ttlMs: this.options.requestStateTtlMs ?? 600_000,
+        audience: this.audience(request.method, spec, params),
+      },
     );
     return this.answer(request, result, false, this.protocol.inputRequiredResult ?? undefined);
   }
@@ -503,7 +679,16 @@ export class Dispatcher implements MessageHandler {
     inputResponses: Record<string, unknown>,
     state: unknown,
   ): RequestContext {
-    return new Context(this.protocol, request, meta, protocolVersion, clientCapabilities, delivery, inputResponses, state);
+    return new Context(
+      this.protocol,
+      request,
+      meta,
+      protocolVersion,
+      clientCapabilities,
+      delivery,
+      inputResponses,
+      state,
+    );
   }
 }
 
@@ -553,9 +738,15 @@ class Context implements RequestContext {
   }
 
   private require(required: Record<string, unknown>): void {
-    const missing = Object.fromEntries(Object.entries(required).filter(([name]) => this.clientCapabilities[name] === undefined));
+    const missing = Object.fromEntries(
+      Object.entries(required).filter(([name]) => this.clientCapabilities[name] === undefined),
+    );
     if (Object.keys(missing).length > 0) {
-      throw new RpcError(this.protocol.errors.missingCapability, "Missing required client capability", { requiredCapabilities: missing });
+      throw new RpcError(
+        this.protocol.errors.missingCapability,
+        "Missing required client capability",
+        { requiredCapabilities: missing },
+      );
     }
   }
 
@@ -580,7 +771,6 @@ class Context implements RequestContext {
     if (logger !== undefined) params.logger = logger;
     this.delivery.notify({ jsonrpc: "2.0", method, params });
   }
-
 }
 
 /**
@@ -591,7 +781,8 @@ function checkInput(validate: Validate, value: unknown): ReturnType<Validate> {
   try {
     return validate(value);
   } catch (error) {
-    if (error instanceof RangeError) return { ok: false, errors: [{ path: "", message: "is nested too deeply to validate" }] };
+    if (error instanceof RangeError)
+      return { ok: false, errors: [{ path: "", message: "is nested too deeply to validate" }] };
     throw error;
   }
 }

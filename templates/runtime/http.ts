@@ -10,7 +10,12 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, classify, failure } from "./jsonrpc.js";
-import type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
+import type {
+  JsonRpcErrorObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "./jsonrpc.js";
 import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 // ---------------------------------------------------------------------------
@@ -110,7 +115,10 @@ const SSE_HEADERS = {
 // ---------------------------------------------------------------------------
 
 /** Listens on `host:port` (default 127.0.0.1) and serves the MCP endpoint. */
-export async function serveHttp(handler: MessageHandler, options: ServeHttpOptions): Promise<HttpServerHandle> {
+export async function serveHttp(
+  handler: MessageHandler,
+  options: ServeHttpOptions,
+): Promise<HttpServerHandle> {
   const { port, host = "127.0.0.1", ...httpOptions } = options;
   const listener = createHttpHandler(handler, httpOptions);
   const open = new Set<ServerResponse>();
@@ -139,7 +147,9 @@ export async function serveHttp(handler: MessageHandler, options: ServeHttpOptio
     port: actualPort,
     close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
       closing ??= (async () => {
-        const closed = new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error))));
+        const closed = new Promise<void>((resolve, reject) =>
+          server.close((error) => (error === undefined ? resolve() : reject(error))),
+        );
         server.closeIdleConnections();
         // Answers in flight (streams the dispatcher is ending gracefully) get a moment to finish.
         if (open.size > 0) {
@@ -181,7 +191,9 @@ export function createHttpHandler(
   };
   return (req, res) => {
     serve(config, req, res).catch((error: unknown) => {
-      config.log(`mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      config.log(
+        `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       if (!res.headersSent) reject(res, 500, ErrorCode.InternalError, "Internal error");
       else res.destroy();
     });
@@ -210,16 +222,36 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
   if (origin !== undefined && !originAllowed(origin, config.allowedOrigins)) {
     return reject(res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
   }
-  if (pathOf(req.url) !== config.path) return reject(res, 404, ErrorCode.InvalidRequest, "Not found");
+  if (pathOf(req.url) !== config.path)
+    return reject(res, 404, ErrorCode.InvalidRequest, "Not found");
   if (req.method !== "POST") {
-    return reject(res, 405, ErrorCode.InvalidRequest, "Method not allowed: the MCP endpoint accepts POST only", { Allow: "POST" });
+    return reject(
+      res,
+      405,
+      ErrorCode.InvalidRequest,
+      "Method not allowed: the MCP endpoint accepts POST only",
+      { Allow: "POST" },
+    );
   }
   const accepts = acceptance(req.headers.accept);
   if (!accepts.json && !accepts.sse) {
-    return reject(res, 406, ErrorCode.InvalidRequest, "Not acceptable: Accept must allow application/json or text/event-stream");
+    return reject(
+      res,
+      406,
+      ErrorCode.InvalidRequest,
+      "Not acceptable: Accept must allow application/json or text/event-stream",
+    );
   }
-  if (!isJsonContentType(req.headers["content-type"]) || !isIdentityEncoding(req.headers["content-encoding"])) {
-    return reject(res, 415, ErrorCode.InvalidRequest, "Unsupported media type: the body must be application/json (UTF-8)");
+  if (
+    !isJsonContentType(req.headers["content-type"]) ||
+    !isIdentityEncoding(req.headers["content-encoding"])
+  ) {
+    return reject(
+      res,
+      415,
+      ErrorCode.InvalidRequest,
+      "Unsupported media type: the body must be application/json (UTF-8)",
+    );
   }
 
   // A session exists only once a dispatcher kept something in it (a stateful revision's handshake);
@@ -235,7 +267,13 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
   const body = await readBody(req, config.maxBodyBytes);
   if (body === "aborted") return;
   if (body === "too-large") {
-    return reject(res, 413, ErrorCode.InvalidRequest, `Payload too large: the limit is ${config.maxBodyBytes} bytes`, { Connection: "close" });
+    return reject(
+      res,
+      413,
+      ErrorCode.InvalidRequest,
+      `Payload too large: the limit is ${config.maxBodyBytes} bytes`,
+      { Connection: "close" },
+    );
   }
   let value: unknown;
   try {
@@ -248,7 +286,15 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
     case "invalid":
       return sendJson(res, 400, incoming.error);
     case "request":
-      return answerRequest(config, req, res, incoming.message, accepts, session, typeof sessionId === "string");
+      return answerRequest(
+        config,
+        req,
+        res,
+        incoming.message,
+        accepts,
+        session,
+        typeof sessionId === "string",
+      );
     case "notification":
     case "response":
       return acceptOneWay(config, res, incoming.message, session);
@@ -271,7 +317,9 @@ async function acceptOneWay(
     notify(notification) {
       if (warned) return;
       warned = true;
-      config.log(`mcp http: dropped ${notification.method}: a notification POST has no response stream`);
+      config.log(
+        `mcp http: dropped ${notification.method}: a notification POST has no response stream`,
+      );
     },
     get signal() {
       return controller.signal;
@@ -328,14 +376,18 @@ async function answerRequest(
       if (state === "done" || controller.aborted || res.destroyed) return;
       if (state === "pending") {
         if (!accepts.sse) {
-          if (!warned) config.log(`mcp http: dropped ${notification.method} (and any later notifications): the client accepts only application/json`);
+          if (!warned)
+            config.log(
+              `mcp http: dropped ${notification.method} (and any later notifications): the client accepts only application/json`,
+            );
           warned = true;
           return;
         }
         startStream();
       }
       const line = serialize(notification);
-      if (line === undefined) config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
+      if (line === undefined)
+        config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
       else res.write(sseEvent(line));
     },
     get signal() {
@@ -356,7 +408,10 @@ async function answerRequest(
   let status = outcome.httpStatus;
   if (response !== null && line === undefined) {
     config.log(`mcp http: the response to ${message.method} is not serializable as JSON`);
-    response = failure(message.id, { code: ErrorCode.InternalError, message: "Internal error: unserializable response" });
+    response = failure(message.id, {
+      code: ErrorCode.InternalError,
+      message: "Internal error: unserializable response",
+    });
     line = serialize(response);
     status = 500;
   }
@@ -377,8 +432,12 @@ async function answerRequest(
     res.end();
     return;
   }
-  const headers: Record<string, string | number> = { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(line) };
-  if (!inSession && Object.keys(session).length > 0) headers["Mcp-Session-Id"] = config.sessions.add(session);
+  const headers: Record<string, string | number> = {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(line),
+  };
+  if (!inSession && Object.keys(session).length > 0)
+    headers["Mcp-Session-Id"] = config.sessions.add(session);
   res.writeHead(status, headers);
   res.end(line);
 }
@@ -393,9 +452,14 @@ async function handleSafely(
   try {
     return await config.handler.handle(message, delivery);
   } catch (error) {
-    config.log(`mcp http: the handler threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    config.log(
+      `mcp http: the handler threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return {
-      response: request === undefined ? null : failure(request.id, { code: ErrorCode.InternalError, message: "Internal error" }),
+      response:
+        request === undefined
+          ? null
+          : failure(request.id, { code: ErrorCode.InternalError, message: "Internal error" }),
       httpStatus: 500,
     };
   }
@@ -418,14 +482,29 @@ function serialize(message: unknown): string | undefined {
 /** JSON.stringify never emits CR or LF, so one `data:` line always holds one whole message. */
 const sseEvent = (line: string): string => `event: message\ndata: ${line}\n\n`;
 
-function sendJson(res: ServerResponse, status: number, message: JsonRpcResponse, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: JsonRpcResponse,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(message);
-  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
 /** A transport-level rejection: the status, and a JSON-RPC error response without an id. */
-function reject(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function reject(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, failure(undefined, { code, message }), headers);
 }
 
@@ -433,7 +512,10 @@ function reject(res: ServerResponse, status: number, code: number, message: stri
  * Reads the body up to `limit` bytes. Past the limit it stops keeping bytes but goes on draining
  * them, so that the 413 can be delivered to a client still uploading.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | "too-large" | "aborted"> {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Uint8Array | "too-large" | "aborted"> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -484,7 +566,14 @@ function acceptance(header: string | undefined): Acceptance {
   for (const part of header.split(",")) {
     const [range = "", ...params] = part.split(";");
     const [type, subtype, extra] = range.trim().toLowerCase().split("/");
-    if (type === undefined || subtype === undefined || extra !== undefined || type === "" || subtype === "") continue;
+    if (
+      type === undefined ||
+      subtype === undefined ||
+      extra !== undefined ||
+      type === "" ||
+      subtype === ""
+    )
+      continue;
     let q = 1;
     for (const param of params) {
       const [key, raw] = param.split("=");
@@ -501,7 +590,13 @@ function acceptance(header: string | undefined): Acceptance {
     let q = 0;
     for (const r of ranges) {
       const specificity =
-        r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === "*" ? 1 : r.type === "*" && r.subtype === "*" ? 0 : -1;
+        r.type === type && r.subtype === subtype
+          ? 2
+          : r.type === type && r.subtype === "*"
+            ? 1
+            : r.type === "*" && r.subtype === "*"
+              ? 0
+              : -1;
       if (specificity > best) {
         best = specificity;
         q = r.q;
@@ -519,7 +614,10 @@ function isJsonContentType(header: string | undefined): boolean {
   return params.every((param) => {
     const [key = "", value = ""] = param.split("=");
     if (key.trim().toLowerCase() !== "charset") return true;
-    const charset = value.trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    const charset = value
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
     return charset === "utf-8" || charset === "utf8";
   });
 }
@@ -557,7 +655,11 @@ function hostAllowed(value: string, allowed: readonly string[]): boolean {
   return allowed.some((entry) => {
     if (entry === "*") return true;
     const rule = splitHost(entry);
-    return rule !== null && rule.name === host.name && (rule.port === undefined || rule.port === host.port);
+    return (
+      rule !== null &&
+      rule.name === host.name &&
+      (rule.port === undefined || rule.port === host.port)
+    );
   });
 }
 
@@ -596,11 +698,16 @@ const BASE64_SUFFIX = "?=";
  */
 export function decodeHeaderValue(raw: string): string | null {
   if (!HEADER_SAFE.test(raw)) return null;
-  if (!(raw.startsWith(BASE64_PREFIX) && raw.endsWith(BASE64_SUFFIX) && raw.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length)) {
+  if (!(
+    raw.startsWith(BASE64_PREFIX) &&
+    raw.endsWith(BASE64_SUFFIX) &&
+    raw.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length
+  )) {
     return raw;
   }
   const encoded = raw.slice(BASE64_PREFIX.length, raw.length - BASE64_SUFFIX.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.replace(/=+$/, "").length % 4 === 1) return null;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.replace(/=+$/, "").length % 4 === 1)
+    return null;
   if (encoded.includes("=") && encoded.length % 4 !== 0) return null;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
@@ -629,7 +736,10 @@ function checkHeaders(
   request: { method: string; params: Record<string, unknown> },
   rules: HeaderRules,
 ): JsonRpcErrorObject | null {
-  const mismatch = (message: string): JsonRpcErrorObject => ({ code: rules.mismatchCode, message: `Header mismatch: ${message}` });
+  const mismatch = (message: string): JsonRpcErrorObject => ({
+    code: rules.mismatchCode,
+    message: `Header mismatch: ${message}`,
+  });
   const meta = request.params["_meta"];
   const bodyVersion = isRecord(meta) ? meta[rules.protocolVersionMetaKey] : undefined;
   // Only requests that carry their version in `_meta` come from clients that must mirror headers.
@@ -639,9 +749,12 @@ function checkHeaders(
   if (version === undefined) {
     if (required) return mismatch("the required MCP-Protocol-Version header is missing");
   } else {
-    if (!HEADER_SAFE.test(version)) return mismatch("the MCP-Protocol-Version header contains invalid characters");
+    if (!HEADER_SAFE.test(version))
+      return mismatch("the MCP-Protocol-Version header contains invalid characters");
     if (required && bodyVersion !== version) {
-      return mismatch(`MCP-Protocol-Version header value '${shown(version)}' does not match body value '${shown(bodyVersion)}'`);
+      return mismatch(
+        `MCP-Protocol-Version header value '${shown(version)}' does not match body value '${shown(bodyVersion)}'`,
+      );
     }
   }
 
@@ -649,28 +762,36 @@ function checkHeaders(
   if (method === undefined) {
     if (required) return mismatch("the required Mcp-Method header is missing");
   } else {
-    if (!HEADER_SAFE.test(method)) return mismatch("the Mcp-Method header contains invalid characters");
+    if (!HEADER_SAFE.test(method))
+      return mismatch("the Mcp-Method header contains invalid characters");
     if (method !== request.method) {
-      return mismatch(`Mcp-Method header value '${shown(method)}' does not match body value '${shown(request.method)}'`);
+      return mismatch(
+        `Mcp-Method header value '${shown(method)}' does not match body value '${shown(request.method)}'`,
+      );
     }
   }
 
-  const param = Object.hasOwn(rules.nameParams, request.method) ? rules.nameParams[request.method] : undefined;
+  const param = Object.hasOwn(rules.nameParams, request.method)
+    ? rules.nameParams[request.method]
+    : undefined;
   if (param !== undefined) {
     const raw = headerValue(headers, HEADER.name);
     const bodyName = request.params[param];
     if (raw === undefined) {
       // Without a name in the body either, the dispatcher's params check reports the request.
-      if (required && bodyName !== undefined) return mismatch("the required Mcp-Name header is missing");
+      if (required && bodyName !== undefined)
+        return mismatch("the required Mcp-Name header is missing");
     } else {
       const name = decodeHeaderValue(raw);
       if (name === null) return mismatch("the Mcp-Name header value is malformed");
-      if (name !== bodyName) return mismatch(`Mcp-Name header value '${shown(name)}' does not match body value '${shown(bodyName)}'`);
+      if (name !== bodyName)
+        return mismatch(
+          `Mcp-Name header value '${shown(name)}' does not match body value '${shown(bodyName)}'`,
+        );
     }
   }
   return null;
 }
-
 
 /**
  * Sessions of stateful revisions, by id; the oldest are forgotten past a bound, so that clients

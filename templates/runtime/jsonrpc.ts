@@ -69,7 +69,9 @@ export class RpcError extends Error {
   }
 
   toObject(): JsonRpcErrorObject {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
   }
 }
 
@@ -97,7 +99,13 @@ export function parseMessage(text: string): Incoming {
   try {
     value = JSON.parse(text);
   } catch {
-    return { kind: "invalid", error: failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid JSON" }) };
+    return {
+      kind: "invalid",
+      error: failure(undefined, {
+        code: ErrorCode.ParseError,
+        message: "Parse error: not valid JSON",
+      }),
+    };
   }
   return classify(value);
 }
@@ -108,14 +116,18 @@ export function classify(value: unknown): Incoming {
     kind: "invalid",
     error: failure(id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message}` }),
   });
-  if (!isRecord(value)) return invalid(Array.isArray(value) ? "batches are not supported" : "not an object");
+  if (!isRecord(value))
+    return invalid(Array.isArray(value) ? "batches are not supported" : "not an object");
   const id = isId(value.id) ? value.id : undefined;
   if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', id);
-  if ("id" in value && value.id !== undefined && !isId(value.id)) return invalid('"id" must be a string or a number');
+  if ("id" in value && value.id !== undefined && !isId(value.id))
+    return invalid('"id" must be a string or a number');
   if ("method" in value) {
     if (typeof value.method !== "string") return invalid('"method" must be a string', id);
-    if ("params" in value && !isRecord(value.params)) return invalid('"params" must be an object', id);
-    if (id === undefined) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+    if ("params" in value && !isRecord(value.params))
+      return invalid('"params" must be an object', id);
+    if (id === undefined)
+      return { kind: "notification", message: value as unknown as JsonRpcNotification };
     return { kind: "request", message: value as unknown as JsonRpcRequest };
   }
   if (id !== undefined && ("result" in value || "error" in value)) {

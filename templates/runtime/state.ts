@@ -71,12 +71,17 @@ export function randomSecret(): Uint8Array {
 
 function secretKey(secret: string | Uint8Array): Buffer {
   const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret);
-  if (key.length < MIN_SECRET_BYTES) throw new RangeError(`state secret must be at least ${MIN_SECRET_BYTES} bytes`);
+  if (key.length < MIN_SECRET_BYTES)
+    throw new RangeError(`state secret must be at least ${MIN_SECRET_BYTES} bytes`);
   return key;
 }
 
 function tagOf(key: Buffer, signed: Buffer): Buffer {
-  return createHmac("sha256", key).update(TAG_CONTEXT).update(signed).digest().subarray(0, TAG_BYTES);
+  return createHmac("sha256", key)
+    .update(TAG_CONTEXT)
+    .update(signed)
+    .digest()
+    .subarray(0, TAG_BYTES);
 }
 
 function audienceTagOf(key: Buffer, audience: string | undefined): Buffer {
@@ -98,7 +103,8 @@ function currentTime(now: number | undefined): number {
  */
 export function sealState(payload: unknown, options: SealOptions): string {
   const key = secretKey(options.secret);
-  if (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0) throw new RangeError("ttlMs must be a positive number of milliseconds");
+  if (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0)
+    throw new RangeError("ttlMs must be a positive number of milliseconds");
   const expiry = Math.floor(currentTime(options.now) + options.ttlMs);
   if (expiry < 0 || expiry > MAX_EXPIRY) throw new RangeError("state expiry is out of range");
   const json: unknown = JSON.stringify(payload);
@@ -123,23 +129,30 @@ export function openState(token: string, options: OpenOptions): OpenResult {
   const key = secretKey(options.secret);
   const now = currentTime(options.now);
   // The token is attacker-controlled: check its type at run time too.
-  if (typeof token !== "string" || !BASE64URL.test(token)) return { ok: false, reason: "malformed" };
+  if (typeof token !== "string" || !BASE64URL.test(token))
+    return { ok: false, reason: "malformed" };
   const bytes = Buffer.from(token, "base64url");
   // Only the canonical encoding is accepted, so no two strings open to the same state.
-  if (bytes.length < HEADER_BYTES || bytes.toString("base64url") !== token) return { ok: false, reason: "malformed" };
+  if (bytes.length < HEADER_BYTES || bytes.toString("base64url") !== token)
+    return { ok: false, reason: "malformed" };
   if (bytes[0] !== VERSION) return { ok: false, reason: "malformed" };
 
   const tag = bytes.subarray(1, 1 + TAG_BYTES);
-  if (!timingSafeEqual(tag, tagOf(key, signedPart(bytes)))) return { ok: false, reason: "tampered" };
+  if (!timingSafeEqual(tag, tagOf(key, signedPart(bytes))))
+    return { ok: false, reason: "tampered" };
 
   const audienceTag = bytes.subarray(1 + TAG_BYTES, 1 + TAG_BYTES + AUDIENCE_TAG_BYTES);
-  if (!timingSafeEqual(audienceTag, audienceTagOf(key, options.audience))) return { ok: false, reason: "foreign" };
+  if (!timingSafeEqual(audienceTag, audienceTagOf(key, options.audience)))
+    return { ok: false, reason: "foreign" };
 
   const expiry = bytes.readUIntBE(1 + TAG_BYTES + AUDIENCE_TAG_BYTES, EXPIRY_BYTES);
   if (now >= expiry) return { ok: false, reason: "expired" };
 
   try {
-    return { ok: true, payload: JSON.parse(bytes.subarray(HEADER_BYTES).toString("utf8")) as unknown };
+    return {
+      ok: true,
+      payload: JSON.parse(bytes.subarray(HEADER_BYTES).toString("utf8")) as unknown,
+    };
   } catch {
     // Unreachable for tokens sealed by `sealState`: the tag verified.
     return { ok: false, reason: "malformed" };

@@ -7,7 +7,13 @@
  */
 import { Console } from "node:console";
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, failure, parseMessage, type JsonRpcId, type JsonRpcMessage } from "./jsonrpc.js";
+import {
+  ErrorCode,
+  failure,
+  parseMessage,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from "./jsonrpc.js";
 import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 export interface StdioOptions {
@@ -48,7 +54,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError("maxLineBytes must be a positive integer");
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new RangeError("maxLineBytes must be a positive integer");
   const processStreams = input === process.stdin && output === process.stdout;
   const ownsOutput = output !== process.stdout && output !== process.stderr;
 
@@ -127,13 +134,19 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     if (send(response) || !outputOpen) return;
     // A response that cannot be serialised (a BigInt, a cycle) still gets an answer.
     if (response.id !== undefined) {
-      send(failure(response.id, { code: ErrorCode.InternalError, message: "Internal error: the response could not be serialised" }));
+      send(
+        failure(response.id, {
+          code: ErrorCode.InternalError,
+          message: "Internal error: the response could not be serialised",
+        }),
+      );
     }
   };
 
   // ---- console capture ----------------------------------------------------------------------
 
-  if (options.captureConsole ?? true) releaseConsole = captureConsole(errors, output === process.stdout);
+  if (options.captureConsole ?? true)
+    releaseConsole = captureConsole(errors, output === process.stdout);
 
   // ---- in-flight requests -------------------------------------------------------------------
 
@@ -155,12 +168,13 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   const idKey = (id: JsonRpcId): string => `${typeof id}:${String(id)}`;
 
-
   const cancel = (id: JsonRpcId, reason: unknown): void => {
     for (const entry of inFlight.get(idKey(id)) ?? []) {
       if (entry.cancelled || entry.done) continue;
       entry.cancelled = true;
-      entry.abort.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
+      entry.abort.abort(
+        abortReason(typeof reason === "string" ? reason : "The request was cancelled"),
+      );
     }
   };
 
@@ -173,12 +187,18 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     void work.then(done, done);
   };
 
-  const dispatch = (value: Record<string, unknown>, kind: "request" | "notification" | "response"): void => {
+  const dispatch = (
+    value: Record<string, unknown>,
+    kind: "request" | "notification" | "response",
+  ): void => {
     if (kind !== "request") {
       if (kind === "notification" && value["method"] === "notifications/cancelled") {
         const params = value["params"] as Record<string, unknown> | undefined;
         const requestId = params?.["requestId"];
-        if (typeof requestId === "string" || (typeof requestId === "number" && Number.isFinite(requestId))) {
+        if (
+          typeof requestId === "string" ||
+          (typeof requestId === "number" && Number.isFinite(requestId))
+        ) {
           cancel(requestId, params?.["reason"]);
         }
       }
@@ -229,7 +249,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     track(
       invoke(handler, value, delivery).then(finish, (error: unknown) => {
         log(`handler failed on request ${JSON.stringify(id)}: ${describe(error)}`);
-        finish({ response: failure(id, { code: ErrorCode.InternalError, message: "Internal error" }), httpStatus: 500 });
+        finish({
+          response: failure(id, { code: ErrorCode.InternalError, message: "Internal error" }),
+          httpStatus: 500,
+        });
       }),
     );
   };
@@ -258,13 +281,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   };
 
   const handleLine = (bytes: Buffer): void => {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+    const end =
+      bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     let text: string;
     try {
       text = decoder.decode(bytes.subarray(0, end));
     } catch {
       log("received a line that is not valid UTF-8");
-      send(failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid UTF-8" }));
+      send(
+        failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid UTF-8" }),
+      );
       return;
     }
     if (text.trim() === "") return;
@@ -310,7 +336,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
         lastBufferedByte = last;
         return;
       }
-      const line = parts.length === 0 ? bytes.subarray(start, end) : Buffer.concat([...parts, bytes.subarray(start, end)], length);
+      const line =
+        parts.length === 0
+          ? bytes.subarray(start, end)
+          : Buffer.concat([...parts, bytes.subarray(start, end)], length);
       parts = [];
       bufferedBytes = 0;
       start = newline + 1;
@@ -409,7 +438,11 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 }
 
 /** Calls the handler, turning a synchronous throw into a rejection. */
-async function invoke(handler: MessageHandler, message: unknown, delivery: Delivery): Promise<Outcome> {
+async function invoke(
+  handler: MessageHandler,
+  message: unknown,
+  delivery: Delivery,
+): Promise<Outcome> {
   return handler.handle(message, delivery);
 }
 
@@ -453,10 +486,16 @@ interface Capture {
 const captures: Capture[] = [];
 let restoreConsole: (() => void) | undefined;
 /** `process.stdout.write` as it was before capture redirected it; the transport writes with it. */
-let realStdoutWrite: ((this: NodeJS.WriteStream, text: string, callback?: (error?: Error | null) => void) => boolean) | undefined;
+let realStdoutWrite:
+  | ((this: NodeJS.WriteStream, text: string, callback?: (error?: Error | null) => void) => boolean)
+  | undefined;
 
 function captureConsole(target: Writable, stdout: boolean): () => void {
-  const capture: Capture = { target, console: new Console({ stdout: target, stderr: target }), stdout };
+  const capture: Capture = {
+    target,
+    console: new Console({ stdout: target, stderr: target }),
+    stdout,
+  };
   captures.push(capture);
   if (captures.length === 1) installCapture();
   let released = false;
@@ -481,7 +520,10 @@ function installCapture(): void {
     if (typeof original !== "function") continue;
     const replacement = (...args: unknown[]): void => {
       const capture = current();
-      if (capture) (capture.console as unknown as Record<StdoutMethod, (...a: unknown[]) => void>)[name](...args);
+      if (capture)
+        (capture.console as unknown as Record<StdoutMethod, (...a: unknown[]) => void>)[name](
+          ...args,
+        );
       else original.apply(console, args);
     };
     saved.set(name, original);
@@ -503,7 +545,8 @@ function installCapture(): void {
   restoreConsole = () => {
     for (const [name, original] of saved) {
       // Leave alone a method someone else replaced after us.
-      if (methods[name] === replaced.get(name)) methods[name] = original as (...args: unknown[]) => void;
+      if (methods[name] === replaced.get(name))
+        methods[name] = original as (...args: unknown[]) => void;
     }
     if (stdout.write === redirectedWrite) stdout.write = originalWrite;
     realStdoutWrite = undefined;

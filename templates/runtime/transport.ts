@@ -26,7 +26,10 @@ export interface Delivery {
    * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
    * the protocol version, and answers with the error it returns, if any.
    */
-  checkEnvelope?(request: { method: string; params: Record<string, unknown> }): JsonRpcErrorObject | null;
+  checkEnvelope?(request: {
+    method: string;
+    params: Record<string, unknown>;
+  }): JsonRpcErrorObject | null;
 }
 
 /** The dispatcher's answer to one incoming message. */
