@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import yargs, { type Argv } from "yargs";
 import { GeneratorError } from "../errors.js";
 import { processIO, UsageError, type CliIO } from "./context.js";
+import { deprecationsCommand } from "./deprecations.js";
+import { diffCommand } from "./diff.js";
 import { fetchCommand } from "./fetch.js";
 import { generate } from "./generate.js";
 import { printIR } from "./ir.js";
@@ -118,6 +120,46 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .conflicts("revision", "all"),
       (a) => {
         job = (io) => fetchCommand({ revisions: list(a.revision, "--revision"), all: a.all === true }, io);
+      },
+    )
+    .command(
+      "deprecations",
+      "print a revision's deprecation registry",
+      (y) =>
+        y
+          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r" })
+          .option("format", { type: "string", choices: ["table", "json"], default: "table", describe: "output format" })
+          .option("spec-dir", specDir)
+          .option("offline", offline),
+      (a) => {
+        job = (io) =>
+          deprecationsCommand({ revision: single(a.revision, "--revision") as string, format: single(a.format, "--format") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
+      },
+    )
+    .command(
+      "diff <from> <to>",
+      "report the changes between two revisions (or two schema.ts files)",
+      (y) =>
+        y
+          .positional("from", { type: "string", describe: "older revision, or a schema.ts path" })
+          .positional("to", { type: "string", describe: "newer revision, or a schema.ts path" })
+          .option("format", { type: "string", choices: ["markdown", "json"], default: "markdown", describe: "output format" })
+          .option("fail-on", { type: "string", choices: ["breaking"], requiresArg: true, describe: "exit 1 when any change is breaking" })
+          .option("spec-dir", specDir)
+          .option("offline", offline),
+      (a) => {
+        job = (io) =>
+          diffCommand(
+            {
+              from: String(a.from),
+              to: String(a.to),
+              format: single(a.format, "--format") as string,
+              failOn: single(a.failOn, "--fail-on"),
+              specDir: single(a.specDir, "--spec-dir"),
+              offline: a.offline,
+            },
+            io,
+          );
       },
     )
     .epilog("Environment: MCP_SPEC_DIR (spec folder), MCP_SPEC_BASE_URL (download base), MCP_GEN_CACHE_DIR (cache folder).")

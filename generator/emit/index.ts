@@ -3,15 +3,19 @@ import { format, header, render, RUNTIME_DIR, type EmitContext, type GeneratedFi
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { serverTarget } from "./server/target.js";
+import { clientTarget } from "./client/target.js";
+import { deprecationsTarget } from "./deprecations/target.js";
 import { writeAtomically } from "./write.js";
 
 /** An output target: turns the model into files. Each target lives in its own folder under emit/. */
 export interface Target {
   name: string;
+  /** Whether index.ts re-exports the target's top-level modules (default true). */
+  reexport?: boolean;
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
-export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget];
+export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget];
 
 /**
  * Writes every target for one revision into outDir, atomically. TypeScript files get the header and
@@ -29,8 +33,13 @@ export async function emitRevision(
 /** The files of one revision, formatted, without writing them. */
 export async function renderRevision(model: ProtocolModel, generatorVersion: string): Promise<GeneratedFile[]> {
   const ctx: EmitContext = { model, generatorVersion };
-  const files = TARGETS.flatMap((target) => target.emit(ctx));
-  const publicModules = files.filter((f) => !f.path.includes("/") && f.path.endsWith(".ts")).map((f) => f.path.replace(/\.ts$/, ".js"));
+  const emitted = TARGETS.map((target) => ({ target, files: target.emit(ctx) }));
+  const files = uniqueByPath(emitted.flatMap((e) => e.files));
+  const publicModules = emitted
+    .filter((e) => e.target.reexport !== false)
+    .flatMap((e) => e.files)
+    .filter((f) => !f.path.includes("/") && f.path.endsWith(".ts"))
+    .map((f) => f.path.replace(/\.ts$/, ".js"));
   files.push({ path: "index.ts", content: render("index.ts.hbs", { modules: publicModules }) });
   return Promise.all(
     files.map(async (file) => {
@@ -40,4 +49,15 @@ export async function renderRevision(model: ProtocolModel, generatorVersion: str
       return { path: file.path, content: file.path.startsWith(RUNTIME_DIR) ? content : await format(content) };
     }),
   );
+}
+
+/** Targets share runtime modules (the server and the client both need `runtime/jsonrpc.ts`): keep one. */
+function uniqueByPath(files: GeneratedFile[]): GeneratedFile[] {
+  const byPath = new Map<string, GeneratedFile>();
+  for (const file of files) {
+    const seen = byPath.get(file.path);
+    if (seen && seen.content !== file.content) throw new Error(`two targets write ${file.path} differently`);
+    byPath.set(file.path, seen ?? file);
+  }
+  return [...byPath.values()];
 }

@@ -50,6 +50,16 @@ export interface Protocol {
   methods: Readonly<Record<string, MethodSpec>>;
   /** Input requests that may travel in an `input_required` result: the client capability each needs, and its response's validator. */
   inputRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
+  /**
+   * Deprecated features by where they show on the wire, each with the notice reported (once per
+   * server) when one is actually used: a deprecated method or input request sent, a deprecated
+   * `_meta` key received, a deprecated client capability both declared and used.
+   */
+  deprecated: {
+    methods: Readonly<Record<string, string>>;
+    metaKeys: Readonly<Record<string, string>>;
+    clientCapabilities: Readonly<Record<string, string>>;
+  };
   /** Validates any input response when the sealed state does not say which was asked for. */
   anyInputResponse: Validate;
   /** Validates an `input_required` answer (the methods' own `result` validators check complete ones). */
@@ -98,6 +108,8 @@ export interface DispatcherOptions {
   cache?: { ttlMs: number; cacheScope: "public" | "private" };
   /** Where diagnostics go; default stderr. */
   log?: (message: string) => void;
+  /** Called once per deprecated feature the first time it is used on the wire; default: a line on `log`. */
+  onDeprecated?: (notice: string) => void;
 }
 
 /** What a handler receives beside its params. */
@@ -168,6 +180,16 @@ function statusFor(code: number, protocol: Protocol): number {
 export class Dispatcher implements MessageHandler {
   private readonly secret: string | Uint8Array;
   private readonly subscriptions = new Set<Subscription>();
+  /** Deprecation notices already reported by this server. */
+  private readonly reported = new Set<string>();
+
+  /** Reports a deprecated feature the first time it is used (an arrow: handed to contexts as is). */
+  private readonly reportDeprecated = (notice: string): void => {
+    if (this.reported.has(notice)) return;
+    this.reported.add(notice);
+    if (this.options.onDeprecated) this.options.onDeprecated(notice);
+    else this.log(`mcp-gen server: deprecated feature used: ${notice}`);
+  };
   /** `_meta` naming this server, added to every result. */
   private readonly serverMeta: Readonly<Record<string, unknown>> | null;
   /** Set by `close()`: a later `subscriptions/listen` is ended as soon as it is acknowledged. */
@@ -276,6 +298,11 @@ export class Dispatcher implements MessageHandler {
     let protocolVersion = protocol.protocolVersion;
     let clientCapabilities: Record<string, unknown> = {};
     const meta = isRecord(params._meta) ? params._meta : {};
+    const deprecated = protocol.deprecated;
+    for (const key in deprecated.metaKeys)
+      if (meta[key] !== undefined) this.reportDeprecated(deprecated.metaKeys[key]!);
+    if (deprecated.methods[request.method])
+      this.reportDeprecated(deprecated.methods[request.method]!);
 
     if (lifecycle.kind === "stateless") {
       if (!isRecord(params._meta))
@@ -638,6 +665,13 @@ export class Dispatcher implements MessageHandler {
         return this.error(request.id, ErrorCode.InternalError, "Internal error");
       }
       if (clientCapabilities[known.capability] === undefined) missing[known.capability] = {};
+      else {
+        const deprecated = this.protocol.deprecated;
+        if (deprecated.methods[input.method])
+          this.reportDeprecated(deprecated.methods[input.method]!);
+        if (deprecated.clientCapabilities[known.capability])
+          this.reportDeprecated(deprecated.clientCapabilities[known.capability]!);
+      }
       asked[key] = input.method;
     }
     if (Object.keys(missing).length > 0) {
@@ -688,6 +722,7 @@ export class Dispatcher implements MessageHandler {
       delivery,
       inputResponses,
       state,
+      this.reportDeprecated,
     );
   }
 }
@@ -710,6 +745,7 @@ class Context implements RequestContext {
     private readonly delivery: Delivery,
     readonly inputResponses: Record<string, unknown>,
     readonly state: unknown,
+    private readonly reportDeprecated: (notice: string) => void,
   ) {
     this.method = request.method;
     this.id = request.id;
@@ -769,6 +805,8 @@ class Context implements RequestContext {
     if (threshold < 0 || !method || protocol.logLevels.indexOf(level) < threshold) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
+    const notice = protocol.deprecated.methods[method];
+    if (notice) this.reportDeprecated(notice);
     this.delivery.notify({ jsonrpc: "2.0", method, params });
   }
 }

@@ -1,0 +1,29 @@
+import { readRevisions } from "../spec/revisions.js";
+import { UsageError, type CliIO } from "./context.js";
+import { resolveForCli } from "./generate.js";
+
+/** `mcp-gen deprecations --revision R`: the revision's deprecation registry, as a table or JSON. */
+export async function deprecationsCommand(args: { revision: string; format: string; specDir?: string | undefined; offline: boolean }, io: CliIO): Promise<void> {
+  if (args.format !== "table" && args.format !== "json") throw new UsageError(`--format must be table or json, not "${args.format}"`);
+  const schema = await resolveForCli(args.revision, args, io);
+  const [{ loadModel }, { deprecationRegistry, releasesOf }] = await Promise.all([import("../load/index.js"), import("../registry/index.js")]);
+  const registry = deprecationRegistry(loadModel(schema.schemaFile, { revision: schema.revision }), releasesOf(readRevisions()));
+  if (args.format === "json") {
+    io.stdout(`${JSON.stringify(registry, null, 2)}\n`);
+    return;
+  }
+  const rows = [
+    ["LOCATION", "KIND", "AS OF", "SEP", "EARLIEST REMOVAL", "AFFECTS"],
+    ...registry.map((e) => [
+      e.location.text.replace(/\s+/g, " "),
+      e.kind,
+      e.asOf ?? "-",
+      e.sep ?? "-",
+      e.earliestRemoval ? `${e.earliestRemoval.date} (${e.earliestRemoval.revision ?? "no revision yet"})` : "-",
+      [...e.capabilities.map((c) => `${c.party} capability ${c.name}`), ...(e.kind === "metaKey" ? ["every method"] : e.methods)].join(", ") || "-",
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  io.stdout(rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n");
+  if (registry.length === 0) io.stdout(`(no deprecations in ${schema.revision})\n`);
+}

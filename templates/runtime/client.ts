@@ -1,0 +1,1066 @@
+/**
+ * The client core: every protocol rule a generated client follows, driven by a `ClientProtocol`
+ * description that the generator derives from the revision's schema (as `Protocol` drives the
+ * server dispatcher). Revision-independent; copied verbatim into generated output. Transports
+ * (`client-http.ts`, `client-stdio.ts`) only move messages.
+ *
+ * What it does for every call: a fresh id; the request `_meta` (protocol version, client
+ * capabilities, client info, progress token) on stateless revisions, the initialize handshake on
+ * stateful ones; result validation; typed errors; multi round-trip retries (`input_required`);
+ * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
+ */
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
+
+/** What a generated validator returns; only `ok` and the first error are used. */
+export type Validate = (value: unknown) => {
+  ok: boolean;
+  errors?: ReadonlyArray<{ path: string; message: string }>;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Transports
+
+export interface TransportRequestOptions {
+  /** Aborted when the caller gives up (abort, timeout, close). */
+  signal: AbortSignal;
+  /** Notifications that belong to this request (progress, subscription events). */
+  onNotification: (notification: JsonRpcNotification) => void;
+  /** Headers an HTTP transport sends with the request; other transports ignore them. */
+  headers: Readonly<Record<string, string>>;
+  /** The request's progress token, for transports that route notifications themselves (stdio). */
+  progressToken?: string | number;
+}
+
+/** What a transport may tell the client outside any request. */
+export interface TransportPeer {
+  log(message: string): void;
+  /** A notification that belongs to no pending request. */
+  notification(notification: JsonRpcNotification): void;
+}
+
+export interface ClientTransport {
+  /** Sends one request and resolves with its response; rejects with `TransportError` when none can come. */
+  request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse>;
+  notify(
+    message: JsonRpcNotification,
+    options?: { headers?: Readonly<Record<string, string>> },
+  ): Promise<void>;
+  close(): Promise<void>;
+  /** Called once by the client that uses the transport. */
+  attach?(peer: TransportPeer): void;
+  /** Stdio: probe `server/discover` before the first request (backward compatibility with legacy servers). */
+  readonly probes?: boolean;
+  /** Stdio: cancellation is a `notifications/cancelled` message (HTTP cancels by closing the stream). */
+  readonly cancelsByNotification?: boolean;
+  /** HTTP: tool arguments annotated with `x-mcp-header` are mirrored into `Mcp-Param-*` headers. */
+  readonly mirrorsHeaders?: boolean;
+  /** Names the server (URL, command line): public cache entries are shared between clients with the same key. */
+  readonly cacheKey?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** A JSON-RPC error answered by the server. */
+export class McpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "McpError";
+  }
+}
+
+export class UnsupportedProtocolVersionError extends McpError {
+  readonly supported: string[];
+  readonly requested: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "UnsupportedProtocolVersionError";
+    const d = isRecord(data) ? data : {};
+    this.supported = Array.isArray(d.supported)
+      ? d.supported.filter((v): v is string => typeof v === "string")
+      : [];
+    this.requested = d.requested;
+  }
+}
+
+export class MissingRequiredClientCapabilityError extends McpError {
+  readonly requiredCapabilities: Record<string, unknown>;
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "MissingRequiredClientCapabilityError";
+    const required = isRecord(data) ? data.requiredCapabilities : undefined;
+    this.requiredCapabilities = isRecord(required) ? required : {};
+  }
+}
+
+export class HeaderMismatchError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "HeaderMismatchError";
+  }
+}
+
+export class MethodNotFoundError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "MethodNotFoundError";
+  }
+}
+
+export class InvalidParamsError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "InvalidParamsError";
+  }
+}
+
+/** The server's answer is not a valid result of the method; `pointer` is the JSON pointer of the first error. */
+export class InvalidResultError extends Error {
+  constructor(
+    readonly method: string,
+    readonly pointer: string,
+    detail: string,
+    readonly result: unknown,
+  ) {
+    super(`Invalid result for ${method} at ${pointer || "/"}: ${detail}`);
+    this.name = "InvalidResultError";
+  }
+}
+
+/** The message could not be delivered or no answer could be read (HTTP status, dead process, garbage). */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "TransportError";
+  }
+}
+
+export class TimeoutError extends Error {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method} timed out after ${timeoutMs} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** A multi round-trip request needs input the client cannot give (no handler), or went on too long. */
+export class InputRequiredError extends Error {
+  constructor(
+    message: string,
+    readonly inputRequests?: unknown,
+  ) {
+    super(message);
+    this.name = "InputRequiredError";
+  }
+}
+
+/** The stdio probe found a server of the initialize era. */
+export class LegacyServerError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = "LegacyServerError";
+  }
+}
+
+const ERROR_CODES = { methodNotFound: -32601, invalidParams: -32602 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Protocol description (generated)
+
+export interface ClientMethodSpec {
+  /** Validates a complete result (the input-required result is checked by `inputRequiredResult`). */
+  result: Validate;
+  /** Whether the method may answer `input_required`. */
+  inputRequired: boolean;
+  /** Whether its result carries caching hints. */
+  cacheable: boolean;
+  /** The param naming the request's target (`name`, `uri`), mirrored in `Mcp-Name`. */
+  target: string | null;
+}
+
+export interface ClientProtocol {
+  revision: string;
+  protocolVersion: string;
+  lifecycle:
+    | {
+        kind: "stateless";
+        discover: string;
+        protocolVersionKey: string;
+        clientCapabilitiesKey: string;
+      }
+    | { kind: "stateful"; initialize: string; initialized: string | null };
+  methods: Readonly<Record<string, ClientMethodSpec>>;
+  /** Input requests: the client capability each needs. */
+  inputRequests: Readonly<Record<string, { capability: string }>>;
+  inputRequiredResult: Validate | null;
+  resultTypes: { complete: string; inputRequired: string } | null;
+  errors: {
+    unsupportedVersion: number | null;
+    missingCapability: number | null;
+    headerMismatch: number | null;
+  };
+  meta: { clientInfo: string | null; progressToken: string | null; subscriptionId: string | null };
+  notifications: { progress: string | null; cancelled: string | null; acknowledged: string | null };
+  listen: { method: string } | null;
+  /** The tool listing and calling methods, for `x-mcp-header` mirroring; `null` when the revision has none. */
+  tools: {
+    list: string;
+    call: string;
+    items: string;
+    name: string;
+    arguments: string;
+    schema: string;
+  } | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Record<string, unknown>) => void;
+  timeoutMs?: number;
+}
+
+/** Call options the core passes to itself: `onId` learns the id each round is sent with. */
+interface InternalCallOptions extends CallOptions {
+  onId?: (id: JsonRpcId) => void;
+}
+
+export type InputHandler = (params: never, context: { signal: AbortSignal }) => unknown;
+
+export interface CoreOptions {
+  transport: ClientTransport;
+  info: object;
+  /** Default: `{}` plus one entry per input handler given (`{ elicitation: {} }` for `onElicit`…). */
+  capabilities?: object;
+  protocolVersion?: string;
+  /** Versions this client speaks, preferred first; default `[protocolVersion]`. */
+  supportedVersions?: string[];
+  /** Input request method → handler. */
+  inputHandlers?: Readonly<Record<string, InputHandler | undefined>>;
+  /** Input-required rounds allowed per call before giving up; default 8. */
+  maxRounds?: number;
+  /** In-memory cache of cacheable results (off by default). */
+  cache?: boolean | { maxEntries?: number };
+  /** Diagnostics (dropped tools, garbage from the server); default: none. */
+  log?: (message: string) => void;
+  /** Validate every result against the schema (default true). */
+  validate?: boolean;
+  /** Stdio probe: how long to wait for `server/discover` before deciding the server is legacy; default 5000 ms. */
+  probeTimeoutMs?: number;
+  /** Called when the probe finds a legacy server: build and return a legacy (initialize-era) client. */
+  legacy?: () => Promise<unknown>;
+  /** Server notifications that belong to no call. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+}
+
+export type ConnectOutcome =
+  | { era: "modern"; protocolVersion: string; discover: Record<string, unknown> | null }
+  | { era: "legacy"; legacy: unknown };
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A stable key for params: JSON with object keys sorted. */
+function stableKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableKey).join(",")}]`;
+  if (isRecord(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableKey(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Defines a data property, so that a key such as `__proto__` stays data. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// x-mcp-header (Streamable HTTP): tool arguments mirrored into `Mcp-Param-*` headers
+
+/** One annotated argument: the property path in the arguments, the header name, the declared type. */
+export interface HeaderAnnotation {
+  path: string[];
+  header: string;
+  type: "string" | "integer" | "boolean";
+}
+
+/** RFC 9110 token characters. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The `x-mcp-header` annotations of a tool's input schema, or the reason the tool must be rejected.
+ * Only properties reachable through a chain of `properties` keys may carry one; nothing is ever
+ * dereferenced (`$ref`s, remote or local, are left alone).
+ */
+export function headerAnnotations(
+  schema: unknown,
+): { ok: true; annotations: HeaderAnnotation[] } | { ok: false; reason: string } {
+  const annotations: HeaderAnnotation[] = [];
+  let failure: string | null = null;
+  const seen = new Set<string>();
+  const walk = (node: unknown, path: string[] | null): void => {
+    if (failure !== null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, null);
+      return;
+    }
+    if (!isRecord(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "x-mcp-header") {
+        if (path === null || path.length === 0) {
+          failure = "x-mcp-header is only allowed on properties reachable through `properties`";
+          return;
+        }
+        if (typeof value !== "string" || value === "") {
+          failure = `x-mcp-header on "${path.join(".")}" is empty`;
+          return;
+        }
+        if (!TOKEN.test(value)) {
+          failure = `x-mcp-header "${value}" on "${path.join(".")}" has characters outside the HTTP token set`;
+          return;
+        }
+        const type = node.type;
+        if (type !== "string" && type !== "integer" && type !== "boolean") {
+          failure = `x-mcp-header "${value}" is on "${path.join(".")}" of type ${JSON.stringify(type) ?? "undefined"}; only string, integer and boolean are allowed`;
+          return;
+        }
+        const lower = value.toLowerCase();
+        if (seen.has(lower)) {
+          failure = `x-mcp-header "${value}" is not unique (case-insensitively)`;
+          return;
+        }
+        seen.add(lower);
+        annotations.push({ path, header: value, type });
+      } else if (key === "properties" && path !== null && isRecord(value)) {
+        for (const [name, sub] of Object.entries(value)) walk(sub, [...path, name]);
+      } else {
+        walk(value, null);
+      }
+    }
+  };
+  walk(schema, []);
+  return failure === null ? { ok: true, annotations } : { ok: false, reason: failure };
+}
+
+const BASE64_PREFIX = "=?base64?";
+const BASE64_SUFFIX = "?=";
+
+/** A header value for an argument: strings as they are unless unsafe (then `=?base64?…?=`), integers in decimal, booleans. */
+export function encodeHeaderValue(value: unknown): string | null {
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : null;
+  if (typeof value !== "string") return null;
+  const safe =
+    /^[\x20-\x7e]*$/.test(value) &&
+    value.trim() === value &&
+    !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
+  return safe
+    ? value
+    : `${BASE64_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${BASE64_SUFFIX}`;
+}
+
+/** The `Mcp-Param-*` headers for a call's arguments. */
+export function paramHeaders(
+  annotations: readonly HeaderAnnotation[],
+  args: unknown,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const annotation of annotations) {
+    let value: unknown = args;
+    for (const step of annotation.path)
+      value = isRecord(value) && Object.hasOwn(value, step) ? value[step] : undefined;
+    if (value === undefined || value === null) continue;
+    const encoded = encodeHeaderValue(value);
+    if (encoded !== null) headers[`Mcp-Param-${annotation.header}`] = encoded;
+  }
+  return headers;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cache
+
+interface CacheEntry {
+  expires: number;
+  result: Record<string, unknown>;
+}
+
+/**
+ * Cached results. Private entries live in the client instance that fetched them; public entries
+ * are shared by every client whose transport names the same server (`cacheKey`), or kept in the
+ * instance when the transport names none. Entries expire after the result's `ttlMs` (0: never
+ * cached); past `maxEntries` the oldest go first.
+ */
+class Cache {
+  private static readonly shared = new Map<string, Map<string, CacheEntry>>();
+  private readonly own = new Map<string, CacheEntry>();
+  private readonly publicEntries: Map<string, CacheEntry>;
+
+  constructor(
+    private readonly maxEntries: number,
+    serverKey: string | undefined,
+  ) {
+    if (serverKey === undefined) this.publicEntries = new Map();
+    else {
+      let shared = Cache.shared.get(serverKey);
+      if (!shared) Cache.shared.set(serverKey, (shared = new Map()));
+      this.publicEntries = shared;
+    }
+  }
+
+  get(key: string): Record<string, unknown> | undefined {
+    const now = Date.now();
+    for (const store of [this.own, this.publicEntries]) {
+      const entry = store.get(key);
+      if (!entry) continue;
+      if (entry.expires > now) return structuredClone(entry.result);
+      store.delete(key);
+    }
+    return undefined;
+  }
+
+  set(key: string, result: Record<string, unknown>): void {
+    const ttl = result.ttlMs;
+    if (typeof ttl !== "number" || !(ttl > 0)) return;
+    const store = result.cacheScope === "public" ? this.publicEntries : this.own;
+    store.delete(key);
+    store.set(key, { expires: Date.now() + ttl, result: structuredClone(result) });
+    while (store.size > this.maxEntries) store.delete(store.keys().next().value!);
+  }
+
+  clear(): void {
+    this.own.clear();
+    this.publicEntries.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The core
+
+interface ActiveListen {
+  /** The listen request's id, once sent. */
+  id: JsonRpcId | null;
+  onNotification: (notification: JsonRpcNotification) => void;
+}
+
+export class ClientCore {
+  private nextId = 1;
+  private nextToken = 1;
+  private version: string;
+  private readonly supportedVersions: string[];
+  private readonly capabilities: Record<string, unknown>;
+  private readonly cache: Cache | null;
+  private readonly listeners = new Set<(notification: JsonRpcNotification) => void>();
+  /** Tool name → its `x-mcp-header` annotations, learned from tool listings. */
+  private readonly toolHeaders = new Map<string, HeaderAnnotation[]>();
+  private readonly listens = new Set<ActiveListen>();
+  private ready: Promise<ConnectOutcome | null> | null = null;
+  private legacyOutcome: unknown = undefined;
+  private closed = false;
+  private readonly closing = new AbortController();
+
+  constructor(
+    readonly protocol: ClientProtocol,
+    private readonly options: CoreOptions,
+  ) {
+    this.version = options.protocolVersion ?? protocol.protocolVersion;
+    this.supportedVersions = options.supportedVersions ?? [this.version];
+    if (options.capabilities) this.capabilities = options.capabilities as Record<string, unknown>;
+    else {
+      this.capabilities = {};
+      for (const [method, handler] of Object.entries(options.inputHandlers ?? {})) {
+        const capability = protocol.inputRequests[method]?.capability;
+        if (handler && capability) this.capabilities[capability] = {};
+      }
+    }
+    const cache = options.cache;
+    this.cache = cache
+      ? new Cache(
+          typeof cache === "object" ? (cache.maxEntries ?? 256) : 256,
+          options.transport.cacheKey,
+        )
+      : null;
+    if (options.onNotification) this.listeners.add(options.onNotification);
+    options.transport.attach?.({
+      log: (message) => this.log(message),
+      notification: (n) => this.route(n),
+    });
+  }
+
+  /** The protocol version requests carry now (after any renegotiation). */
+  get protocolVersion(): string {
+    return this.version;
+  }
+
+  /** The client capabilities requests declare. */
+  get clientCapabilities(): Record<string, unknown> {
+    return this.capabilities;
+  }
+
+  /** What the legacy option returned, once the probe found a legacy server. */
+  get legacy(): unknown {
+    return this.legacyOutcome;
+  }
+
+  log(message: string): void {
+    this.options.log?.(message);
+  }
+
+  /** Adds a listener for server notifications that belong to no call; returns its remover. */
+  onNotification(listener: (notification: JsonRpcNotification) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Stateless revisions: probes with the discovery request and settles the version (stdio backward
+   * compatibility); stateful ones: runs the initialize handshake. Runs once; every call waits for it
+   * when the transport probes (stdio) or the revision needs a handshake.
+   */
+  connect(): Promise<ConnectOutcome | null> {
+    this.ready ??= this.settle();
+    return this.ready;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.abort(new TransportError("the client was closed"));
+    await this.options.transport.close();
+  }
+
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  /** Sends one request (with retries for input and version negotiation) and returns its complete, validated result. */
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    if (this.closed) throw new TransportError("the client is closed");
+    const { lifecycle } = this.protocol;
+    const isLifecycle =
+      lifecycle.kind === "stateless"
+        ? method === lifecycle.discover
+        : method === lifecycle.initialize;
+    if (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes)) {
+      const outcome = await this.connect();
+      if (outcome?.era === "legacy") {
+        throw new LegacyServerError(
+          `the server speaks a legacy (initialize-era) version; use the client made by the legacy option for ${method}`,
+        );
+      }
+    }
+    return this.call(method, params, options);
+  }
+
+  private async call(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    probeTimeoutMs?: number,
+  ): Promise<Record<string, unknown>> {
+    const spec = this.protocol.methods[method];
+    const base: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(params ?? {})) {
+      // A caller's `_meta` is merged below; MRTR fields are the client's own business.
+      if (key === "inputResponses" || key === "requestState") continue;
+      put(base, key, value);
+    }
+    const cacheKey =
+      this.cache && spec?.cacheable
+        ? `${method}\n${stableKey({ ...base, _meta: undefined })}`
+        : null;
+    if (cacheKey !== null) {
+      const hit = this.cache!.get(cacheKey);
+      if (hit) return hit;
+    }
+
+    const controller = new AbortController();
+    const abort = (reason: unknown) => controller.abort(reason);
+    const cleanups: Array<() => void> = [];
+    const follow = (signal: AbortSignal | undefined) => {
+      if (!signal) return;
+      if (signal.aborted) abort(signal.reason);
+      else {
+        const listener = () => abort(signal.reason);
+        signal.addEventListener("abort", listener, { once: true });
+        cleanups.push(() => signal.removeEventListener("abort", listener));
+      }
+    };
+    follow(options.signal);
+    follow(this.closing.signal);
+    const timeoutMs = options.timeoutMs ?? probeTimeoutMs;
+    if (timeoutMs !== undefined) {
+      const timer = setTimeout(() => abort(new TimeoutError(method, timeoutMs)), timeoutMs);
+      cleanups.push(() => clearTimeout(timer));
+    }
+    try {
+      const result = await this.rounds(method, base, spec, options, controller.signal);
+      if (cacheKey !== null) this.cache!.set(cacheKey, result);
+      return result;
+    } finally {
+      for (const cleanup of cleanups) cleanup();
+    }
+  }
+
+  private async rounds(
+    method: string,
+    base: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const { protocol } = this;
+    const progressToken =
+      options.onProgress && protocol.meta.progressToken ? `p${this.nextToken++}` : undefined;
+    let retry: {
+      inputResponses: Record<string, unknown>;
+      requestState: string | undefined;
+    } | null = null;
+    let renegotiated = false;
+    const maxRounds = this.options.maxRounds ?? 8;
+    for (let round = 0; ;) {
+      const params: Record<string, unknown> = { ...base };
+      const meta: Record<string, unknown> = isRecord(base._meta) ? { ...base._meta } : {};
+      if (protocol.lifecycle.kind === "stateless") {
+        meta[protocol.lifecycle.protocolVersionKey] = this.version;
+        meta[protocol.lifecycle.clientCapabilitiesKey] = this.capabilities;
+        if (protocol.meta.clientInfo) meta[protocol.meta.clientInfo] = this.options.info;
+      }
+      if (progressToken !== undefined) meta[protocol.meta.progressToken!] = progressToken;
+      if (Object.keys(meta).length > 0) params._meta = meta;
+      else delete params._meta;
+      if (retry) {
+        params.inputResponses = retry.inputResponses;
+        if (retry.requestState !== undefined) params.requestState = retry.requestState;
+      }
+      const id = this.nextId++;
+      const response = await this.send(method, id, params, spec, options, signal, progressToken);
+
+      if ("error" in response) {
+        const error = this.toError(response.error);
+        if (error instanceof UnsupportedProtocolVersionError && !renegotiated) {
+          const version = this.supportedVersions.find((v) => error.supported.includes(v));
+          if (version !== undefined) {
+            renegotiated = true;
+            this.version = version;
+            continue;
+          }
+        }
+        throw error;
+      }
+
+      const result = response.result;
+      if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
+      const resultType = result.resultType;
+      if (protocol.resultTypes && resultType === protocol.resultTypes.inputRequired) {
+        if (!spec?.inputRequired)
+          throw new InvalidResultError(
+            method,
+            "/resultType",
+            `${method} may not ask for input`,
+            result,
+          );
+        if (this.options.validate !== false && protocol.inputRequiredResult)
+          this.check(method, protocol.inputRequiredResult, result);
+        if (++round >= maxRounds)
+          throw new InputRequiredError(
+            `${method} still asked for input after ${maxRounds} rounds`,
+            result.inputRequests,
+          );
+        retry = {
+          inputResponses: await this.gather(method, result.inputRequests, signal),
+          requestState: typeof result.requestState === "string" ? result.requestState : undefined,
+        };
+        continue;
+      }
+      if (
+        resultType !== undefined &&
+        (protocol.resultTypes === null || resultType !== protocol.resultTypes.complete)
+      ) {
+        throw new InvalidResultError(
+          method,
+          "/resultType",
+          `unknown resultType ${JSON.stringify(resultType)}`,
+          result,
+        );
+      }
+      // An absent resultType means complete (servers of earlier versions send none).
+      if (protocol.resultTypes && resultType === undefined)
+        result.resultType = protocol.resultTypes.complete;
+      if (spec && this.options.validate !== false) this.check(method, spec.result, result);
+      this.learnTools(method, result);
+      return result;
+    }
+  }
+
+  private check(method: string, validate: Validate, result: Record<string, unknown>): void {
+    let checked: ReturnType<Validate>;
+    try {
+      checked = validate(result);
+    } catch (error) {
+      if (error instanceof RangeError)
+        throw new InvalidResultError(method, "", "is nested too deeply to validate", result);
+      throw error;
+    }
+    if (!checked.ok) {
+      const first = checked.errors?.[0];
+      throw new InvalidResultError(
+        method,
+        first?.path ?? "",
+        first?.message ?? "is invalid",
+        result,
+      );
+    }
+  }
+
+  private async send(
+    method: string,
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+    progressToken: string | undefined,
+  ): Promise<JsonRpcResponse> {
+    if (signal.aborted) throw signal.reason;
+    const { protocol } = this;
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+    const headers: Record<string, string> = { "Mcp-Method": method };
+    if (protocol.lifecycle.kind === "stateless" || method !== protocol.lifecycle.initialize)
+      headers["MCP-Protocol-Version"] = this.version;
+    const target = spec?.target ? params[spec.target] : undefined;
+    if (typeof target === "string") headers["Mcp-Name"] = encodeHeaderValue(target) ?? target;
+    if (
+      this.options.transport.mirrorsHeaders &&
+      protocol.tools &&
+      method === protocol.tools.call &&
+      typeof params[protocol.tools.name] === "string"
+    ) {
+      const annotations = this.toolHeaders.get(params[protocol.tools.name] as string);
+      if (annotations)
+        Object.assign(headers, paramHeaders(annotations, params[protocol.tools.arguments]));
+    }
+    const onNotification = (notification: JsonRpcNotification) => {
+      if (notification.method === protocol.notifications.progress) {
+        if (progressToken !== undefined && notification.params?.progressToken === progressToken)
+          options.onProgress?.(notification.params);
+        return;
+      }
+      this.route(notification);
+    };
+    const transportOptions: TransportRequestOptions =
+      progressToken === undefined
+        ? { signal, onNotification, headers }
+        : { signal, onNotification, headers, progressToken };
+    (options as InternalCallOptions).onId?.(id);
+    const sent = this.options.transport.request(message, transportOptions);
+    if (this.options.transport.cancelsByNotification && protocol.notifications.cancelled) {
+      const cancelled = protocol.notifications.cancelled;
+      const onAbort = () => {
+        this.options.transport
+          .notify({
+            jsonrpc: "2.0",
+            method: cancelled,
+            params: { requestId: id, reason: String(signal.reason) },
+          })
+          .catch(() => {});
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        return await raceAbort(sent, signal);
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
+    return raceAbort(sent, signal);
+  }
+
+  /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
+  private route(notification: JsonRpcNotification): void {
+    const key = this.protocol.meta.subscriptionId;
+    const meta = notification.params?._meta;
+    if (key && isRecord(meta) && meta[key] !== undefined) {
+      for (const listen of this.listens) {
+        if (listen.id === meta[key]) {
+          listen.onNotification(notification);
+          return;
+        }
+      }
+    }
+    for (const listener of this.listeners) listener(notification);
+  }
+
+  /** Calls the handler of every input request; a request the client has no handler for is an error. */
+  private async gather(
+    method: string,
+    inputRequests: unknown,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const responses: Record<string, unknown> = {};
+    const requests = isRecord(inputRequests) ? Object.entries(inputRequests) : [];
+    const answers = await Promise.all(
+      requests.map(async ([key, request]) => {
+        const inputMethod = isRecord(request) ? request.method : undefined;
+        const handler =
+          typeof inputMethod === "string" &&
+          Object.hasOwn(this.options.inputHandlers ?? {}, inputMethod)
+            ? this.options.inputHandlers![inputMethod]
+            : undefined;
+        if (!handler)
+          throw new InputRequiredError(
+            `${method} asked for ${String(inputMethod)} (key "${key}"), and the client has no handler for it`,
+            inputRequests,
+          );
+        const params = isRecord(request) && isRecord(request.params) ? request.params : {};
+        return [
+          key,
+          await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {
+            signal,
+          }),
+        ] as const;
+      }),
+    );
+    for (const [key, answer] of answers) put(responses, key, answer);
+    return responses;
+  }
+
+  private toError(error: { code: number; message: string; data?: unknown }): McpError {
+    const { errors } = this.protocol;
+    const code = error.code;
+    const message = typeof error.message === "string" ? error.message : "error";
+    if (errors.unsupportedVersion !== null && code === errors.unsupportedVersion)
+      return new UnsupportedProtocolVersionError(code, message, error.data);
+    if (errors.missingCapability !== null && code === errors.missingCapability)
+      return new MissingRequiredClientCapabilityError(code, message, error.data);
+    if (errors.headerMismatch !== null && code === errors.headerMismatch)
+      return new HeaderMismatchError(code, message, error.data);
+    if (code === ERROR_CODES.methodNotFound)
+      return new MethodNotFoundError(code, message, error.data);
+    if (code === ERROR_CODES.invalidParams)
+      return new InvalidParamsError(code, message, error.data);
+    return new McpError(code, message, error.data);
+  }
+
+  /** Tool listings: remembers each tool's header annotations; over HTTP, drops tools whose annotations are invalid. */
+  private learnTools(method: string, result: Record<string, unknown>): void {
+    const tools = this.protocol.tools;
+    if (!tools || method !== tools.list || !this.options.transport.mirrorsHeaders) return;
+    const items = result[tools.items];
+    if (!Array.isArray(items)) return;
+    result[tools.items] = items.filter((tool: unknown) => {
+      if (!isRecord(tool)) return true;
+      const name = String(tool[tools.name]);
+      const found = headerAnnotations(tool[tools.schema]);
+      if (!found.ok) {
+        this.log(`mcp client: dropped tool "${name}": ${found.reason}`);
+        this.toolHeaders.delete(name);
+        return false;
+      }
+      this.toolHeaders.set(name, found.annotations);
+      return true;
+    });
+  }
+
+  private async settle(): Promise<ConnectOutcome | null> {
+    const { lifecycle } = this.protocol;
+    if (lifecycle.kind === "stateful") {
+      const result = await this.call(
+        lifecycle.initialize,
+        {
+          protocolVersion: this.version,
+          capabilities: this.capabilities,
+          clientInfo: this.options.info,
+        },
+        {},
+      );
+      const agreed = result.protocolVersion;
+      if (typeof agreed !== "string" || !this.supportedVersions.includes(agreed)) {
+        throw new UnsupportedProtocolVersionError(
+          ERROR_CODES.invalidParams,
+          `the server chose protocol version ${String(agreed)}, which this client does not support`,
+          {
+            supported: this.supportedVersions,
+            requested: agreed,
+          },
+        );
+      }
+      this.version = agreed;
+      if (lifecycle.initialized)
+        await this.options.transport.notify(
+          { jsonrpc: "2.0", method: lifecycle.initialized },
+          { headers: { "MCP-Protocol-Version": agreed, "Mcp-Method": lifecycle.initialized } },
+        );
+      return { era: "modern", protocolVersion: agreed, discover: result };
+    }
+    let discovered: Record<string, unknown>;
+    try {
+      discovered = await this.call(lifecycle.discover, {}, {}, this.options.probeTimeoutMs ?? 5000);
+    } catch (error) {
+      // A recognised modern error: the server is modern; an unsupported version was already renegotiated once.
+      if (error instanceof UnsupportedProtocolVersionError) throw error;
+      if (this.options.legacy) {
+        this.legacyOutcome = await this.options.legacy();
+        return { era: "legacy", legacy: this.legacyOutcome };
+      }
+      throw new LegacyServerError(
+        `the server did not answer ${lifecycle.discover} as a modern server does (${error instanceof Error ? error.message : String(error)}); ` +
+          "it may speak a legacy, initialize-era version: pass the legacy option to fall back",
+        error,
+      );
+    }
+    const offered = Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
+    if (!offered.includes(this.version)) {
+      const version = this.supportedVersions.find((v) => offered.includes(v));
+      if (version === undefined) {
+        throw new UnsupportedProtocolVersionError(
+          this.protocol.errors.unsupportedVersion ?? ERROR_CODES.invalidParams,
+          "no protocol version both sides support",
+          {
+            supported: offered,
+            requested: this.version,
+          },
+        );
+      }
+      this.version = version;
+    }
+    return { era: "modern", protocolVersion: this.version, discover: discovered };
+  }
+
+  /**
+   * A long-lived listen request as an async iterable of the notifications it delivers (the
+   * acknowledgement excluded: see `acknowledged`). Ends when the server ends the subscription;
+   * leaving the loop early cancels it.
+   */
+  listen(params: Record<string, unknown>, options: CallOptions = {}): ListenStream {
+    const listen = this.protocol.listen;
+    if (!listen)
+      throw new MethodNotFoundError(
+        ERROR_CODES.methodNotFound,
+        "this revision has no subscriptions",
+      );
+    const queue: JsonRpcNotification[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    let failure: { error: unknown } | null = null;
+    let acknowledge: (value: Record<string, unknown>) => void = () => {};
+    const acknowledged = new Promise<Record<string, unknown>>((resolve) => (acknowledge = resolve));
+    const controller = new AbortController();
+    const entry: ActiveListen = { id: null, onNotification: () => {} };
+    const push = (notification: JsonRpcNotification) => {
+      if (notification.method === this.protocol.notifications.acknowledged) {
+        acknowledge(isRecord(notification.params) ? notification.params : {});
+        return;
+      }
+      queue.push(notification);
+      wake?.();
+    };
+    entry.onNotification = push;
+    // Over HTTP the events arrive on the request's own stream and go through the routing of
+    // `send`, which hands tagged notifications to `route`, which finds this entry.
+    this.listens.add(entry);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, controller.signal])
+      : controller.signal;
+    const internal: InternalCallOptions = { ...options, signal, onId: (id) => (entry.id = id) };
+    const finished = this.request(listen.method, params, internal)
+      .then(
+        () => {},
+        (error: unknown) => {
+          if (!controller.signal.aborted) failure = { error };
+        },
+      )
+      .finally(() => {
+        done = true;
+        this.listens.delete(entry);
+        wake?.();
+      });
+    const iterator: AsyncIterableIterator<JsonRpcNotification> = {
+      next: async (): Promise<IteratorResult<JsonRpcNotification>> => {
+        for (;;) {
+          if (queue.length > 0) return { value: queue.shift()!, done: false };
+          if (failure) throw failure.error;
+          if (done) return { value: undefined, done: true };
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+        }
+      },
+      return: async (): Promise<IteratorResult<JsonRpcNotification>> => {
+        controller.abort(new Error("listen ended by the client"));
+        await finished;
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return Object.assign(iterator, { acknowledged, finished });
+  }
+}
+
+/** A listen call: iterate it for notifications; `acknowledged` resolves with what the server honours. */
+export interface ListenStream extends AsyncIterableIterator<JsonRpcNotification> {
+  acknowledged: Promise<Record<string, unknown>>;
+  /** Settles when the subscription has ended. */
+  finished: Promise<void>;
+}
+
+function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Walks every page of a paginated list method and yields the items of each. */
+export async function* paginate<I>(
+  fetchPage: (cursor: string | undefined) => Promise<Record<string, unknown>>,
+  items: string,
+): AsyncGenerator<I, void, undefined> {
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    const list = page[items];
+    if (Array.isArray(list)) yield* list as I[];
+    const next = page.nextCursor;
+    cursor = typeof next === "string" && !seen.has(next) ? next : undefined;
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined);
+}

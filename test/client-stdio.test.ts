@@ -1,0 +1,110 @@
+/**
+ * The stdio client transport: framing, garbage, a dying server, the legacy probe; then end to end
+ * against the compiled conformance fixture (`dist/examples/conformance-server.js --stdio`).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createClient, LegacyServerError, stdioTransport, TransportError } from "../generated/2026-07-28/client.js";
+import { INFO, results } from "./helpers/client-fake.js";
+import { stdioScript } from "./helpers/client-servers.js";
+import { ROOT } from "./helpers/spec.js";
+
+const FIXTURE = join(ROOT, "dist", "examples", "conformance-server.js");
+
+const answer = (result: unknown) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} });`;
+
+describe("stdioTransport", () => {
+  it("skips and logs garbage lines, and still gets the response", async () => {
+    const log = vi.fn();
+    const transport = stdioTransport({
+      command: process.execPath,
+      args: stdioScript(`write("this is not json"); write("[1,2]"); write(""); if (message.method === "server/discover") ${answer(results.discover())} else ${answer(results.tools([]))}`),
+    });
+    const client = createClient({ transport, info: INFO, log });
+    const tools = await client.listTools();
+    expect(tools.tools).toEqual([]);
+    expect(log.mock.calls.map(([m]) => String(m)).filter((m) => m.includes("skipped")).length).toBeGreaterThanOrEqual(2);
+    await client.close();
+  });
+
+  it("rejects pending requests with TransportError when the server dies mid-request", async () => {
+    const stderr: string[] = [];
+    const transport = stdioTransport({
+      command: process.execPath,
+      args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())} else { console.error("dying"); process.exit(3); }`),
+      onStderr: (line) => stderr.push(line),
+    });
+    const client = createClient({ transport, info: INFO });
+    await expect(client.listTools()).rejects.toBeInstanceOf(TransportError);
+    expect(stderr).toContain("dying");
+    await expect(client.listTools()).rejects.toBeInstanceOf(TransportError);
+    await client.close();
+  });
+
+  it("treats a server that fails the discover probe as legacy: a clear error, or the legacy fallback", async () => {
+    const legacyServer = stdioScript(`write({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });`);
+    const strict = createClient({ transport: stdioTransport({ command: process.execPath, args: legacyServer }), info: INFO });
+    await expect(strict.listTools()).rejects.toBeInstanceOf(LegacyServerError);
+    await strict.close();
+
+    const legacy = vi.fn(async () => "legacy client");
+    const silent = stdioScript(`/* never answers */`);
+    const fallback = createClient({ transport: stdioTransport({ command: process.execPath, args: silent }), info: INFO, legacy, probeTimeoutMs: 200 });
+    await expect(fallback.connect()).resolves.toEqual({ era: "legacy", legacy: "legacy client" });
+    expect(fallback.core.legacy).toBe("legacy client");
+    await expect(fallback.listTools()).rejects.toBeInstanceOf(LegacyServerError);
+    await fallback.close();
+  });
+
+  it("moves to the version a modern server offers on the probe", async () => {
+    const server = stdioScript(
+      `const v = message.params._meta["io.modelcontextprotocol/protocolVersion"];
+       if (v !== "2026-07-28") write({ jsonrpc: "2.0", id: message.id, error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: v } } });
+       else if (message.method === "server/discover") ${answer(results.discover())} else ${answer(results.tools([]))}`,
+    );
+    const client = createClient({
+      transport: stdioTransport({ command: process.execPath, args: server }),
+      info: INFO,
+      protocolVersion: "2031-01-01",
+      supportedVersions: ["2031-01-01", "2026-07-28"],
+    });
+    await expect(client.connect()).resolves.toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
+    await expect(client.listTools()).resolves.toMatchObject({ tools: [] });
+    await client.close();
+  });
+});
+
+describe("end to end against the compiled conformance fixture over stdio", () => {
+  beforeAll(() => {
+    if (!existsSync(FIXTURE)) execFileSync("npm", ["run", "build:examples"], { cwd: ROOT, stdio: "pipe" });
+  });
+
+  it("discovers, lists, calls, reads, gets prompts, elicits and reports progress", async () => {
+    const client = createClient({
+      transport: stdioTransport({ command: process.execPath, args: [FIXTURE, "--stdio"], onStderr: () => {} }),
+      info: INFO,
+      onElicit: () => ({ action: "accept", content: { name: "Ada" } }),
+    });
+    const discovered = await client.discover();
+    expect(discovered.supportedVersions).toContain("2026-07-28");
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).toContain("test_simple_text");
+    const all: string[] = [];
+    for await (const tool of client.listToolsAll()) all.push(tool.name);
+    expect(all).toEqual(listed.tools.map((t) => t.name));
+    const simple = await client.callTool({ name: "test_simple_text" });
+    expect(simple.content[0]).toMatchObject({ type: "text" });
+    const greeted = await client.callTool({ name: "test_input_required_result_elicitation" });
+    expect(greeted.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    const progress: unknown[] = [];
+    await client.callTool({ name: "test_tool_with_progress" }, { onProgress: (p) => progress.push(p.progress) });
+    expect(progress).toEqual([0, 50, 100]);
+    const read = await client.readResource({ uri: "test://static-text" });
+    expect(read.contents[0]).toMatchObject({ uri: "test://static-text" });
+    const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+    expect(prompt.messages[0]!.content).toEqual({ type: "text", text: "First: a; second: b." });
+    await client.close();
+  });
+});
