@@ -212,6 +212,16 @@ export interface ClientProtocol {
   meta: { clientInfo: string | null; progressToken: string | null; subscriptionId: string | null };
   notifications: { progress: string | null; cancelled: string | null; acknowledged: string | null };
   listen: { method: string } | null;
+  /**
+   * Deprecated features by where they show on the wire, each with the notice reported (once per
+   * client) when one is actually used: a deprecated method called, input request answered or
+   * notification received, a deprecated client capability both declared and used.
+   */
+  deprecated: {
+    methods: Readonly<Record<string, string>>;
+    metaKeys: Readonly<Record<string, string>>;
+    clientCapabilities: Readonly<Record<string, string>>;
+  };
   /** The tool listing and calling methods, for `x-mcp-header` mirroring; `null` when the revision has none. */
   tools: {
     list: string;
@@ -249,6 +259,8 @@ export interface CoreOptions {
   supportedVersions?: string[];
   /** Input request method → handler. */
   inputHandlers?: Readonly<Record<string, InputHandler | undefined>>;
+  /** Called once per deprecated feature the first time it is used on the wire; default: a line on `log`. */
+  onDeprecated?: (notice: string) => void;
   /** Input-required rounds allowed per call before giving up; default 8. */
   maxRounds?: number;
   /** In-memory cache of cacheable results (off by default). */
@@ -528,6 +540,16 @@ export class ClientCore {
     this.options.log?.(message);
   }
 
+  /** Deprecation notices already reported by this client. */
+  private readonly reported = new Set<string>();
+
+  private reportDeprecated(notice: string | undefined): void {
+    if (notice === undefined || this.reported.has(notice)) return;
+    this.reported.add(notice);
+    if (this.options.onDeprecated) this.options.onDeprecated(notice);
+    else this.log(`mcp client: deprecated feature used: ${notice}`);
+  }
+
   /** Adds a listener for server notifications that belong to no call; returns its remover. */
   onNotification(listener: (notification: JsonRpcNotification) => void): () => void {
     this.listeners.add(listener);
@@ -585,6 +607,7 @@ export class ClientCore {
     probeTimeoutMs?: number,
   ): Promise<Record<string, unknown>> {
     const spec = this.protocol.methods[method];
+    this.reportDeprecated(this.protocol.deprecated.methods[method]);
     const base: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(params ?? {})) {
       // A caller's `_meta` is merged below; MRTR fields are the client's own business.
@@ -645,8 +668,14 @@ export class ClientCore {
     let renegotiated = false;
     const maxRounds = this.options.maxRounds ?? 8;
     for (let round = 0; ;) {
-      const params: Record<string, unknown> = { ...base };
-      const meta: Record<string, unknown> = isRecord(base._meta) ? { ...base._meta } : {};
+      // Object.assign, not spread: a spread copy that then gains properties is slow in V8.
+      const params: Record<string, unknown> = Object.assign({}, base);
+      const meta: Record<string, unknown> = isRecord(base._meta)
+        ? Object.assign({}, base._meta)
+        : {};
+      for (const key in protocol.deprecated.metaKeys) {
+        if (meta[key] !== undefined) this.reportDeprecated(protocol.deprecated.metaKeys[key]);
+      }
       if (protocol.lifecycle.kind === "stateless") {
         meta[protocol.lifecycle.protocolVersionKey] = this.version;
         meta[protocol.lifecycle.clientCapabilitiesKey] = this.capabilities;
@@ -803,6 +832,7 @@ export class ClientCore {
 
   /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
   private route(notification: JsonRpcNotification): void {
+    this.reportDeprecated(this.protocol.deprecated.methods[notification.method]);
     const key = this.protocol.meta.subscriptionId;
     const meta = notification.params?._meta;
     if (key && isRecord(meta) && meta[key] !== undefined) {
@@ -838,6 +868,11 @@ export class ClientCore {
             inputRequests,
           );
         const params = isRecord(request) && isRecord(request.params) ? request.params : {};
+        const { deprecated, inputRequests: known } = this.protocol;
+        this.reportDeprecated(deprecated.methods[inputMethod as string]);
+        const capability = known[inputMethod as string]?.capability;
+        if (capability !== undefined)
+          this.reportDeprecated(deprecated.clientCapabilities[capability]);
         return [
           key,
           await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {

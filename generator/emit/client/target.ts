@@ -5,6 +5,7 @@ import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, key, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
+import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
@@ -213,6 +214,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelInde
   meta: { clientInfo: ${json(wire.meta.clientInfo)}, progressToken: ${json(wire.meta.progressToken)}, subscriptionId: ${json(wire.meta.subscriptionId)} },
   notifications: { progress: ${json(wire.notifications.progress)}, cancelled: ${json(wire.notifications.cancelled)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   listen: ${wire.listen ? `{ method: ${str(wire.listen.method)} }` : "null"},
+  deprecated: ${deprecatedOnTheWire(model)},
   tools: ${toolFacts(index, wire)},
 }`;
 }

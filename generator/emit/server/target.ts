@@ -4,8 +4,7 @@ import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, literal, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
-import { deprecationRegistry, releasesOf, type RegistryEntry } from "../../registry/index.js";
-import { readRevisions } from "../../spec/revisions.js";
+import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
 const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts"];
@@ -112,32 +111,8 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   meta: ${JSON.stringify(wire.meta)},
   notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
-  deprecated: ${deprecatedLiteral(model)},
+  deprecated: ${deprecatedOnTheWire(model)},
   listen: ${listen},
 }`;
 }
 
-/**
- * Where a deprecated feature shows on the wire, from the registry: a method whose message is
- * deprecated, a deprecated `_meta` key, a deprecated client capability; each with its notice.
- */
-function deprecatedLiteral(model: ProtocolModel): string {
-  const registry = deprecationRegistry(model, releasesOf(readRevisions()));
-  const notice = (entry: RegistryEntry): string => {
-    const removal = entry.earliestRemoval ? `; earliest removal: first revision released on or after ${entry.earliestRemoval.date}` : "";
-    const why = [entry.asOf && `as of ${entry.asOf}`, entry.sep].filter(Boolean).join(", ");
-    const migration = entry.migration.sentence ? ` ${entry.migration.sentence}` : "";
-    return `${entry.location.text} is deprecated${why ? ` (${why})` : ""}${removal}.${migration}`;
-  };
-  const table = (pairs: Array<[string, string]>): string => `{ ${pairs.map(([k, v]) => `${str(k)}: ${str(v)}`).join(", ")} }`;
-  const byDefinition = new Map(registry.filter((e) => e.kind === "definition").map((e) => [e.location.definition, notice(e)]));
-  const methods = model.methods.flatMap((m): Array<[string, string]> => {
-    const found = byDefinition.get(m.message);
-    return found ? [[m.method, found]] : [];
-  });
-  const metaKeys = registry.filter((e) => e.kind === "metaKey").map((e): [string, string] => [e.location.path[0]!, notice(e)]);
-  const clientCapabilities = registry.flatMap((e) =>
-    e.capabilities.filter((c) => c.party === "client").map((c): [string, string] => [c.name, notice(e)]),
-  );
-  return `{ methods: ${table(methods)}, metaKeys: ${table(metaKeys)}, clientCapabilities: ${table(clientCapabilities)} }`;
-}
