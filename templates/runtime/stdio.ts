@@ -32,6 +32,8 @@ export interface StdioOptions {
    * too. Defaults to `true`.
    */
   captureConsole?: boolean;
+  /** The notification by which the peer cancels a request (its `requestId` param names it); the generated server passes its revision's. */
+  cancelledMethod?: string;
 }
 
 export interface StdioServer {
@@ -54,6 +56,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const cancelledMethod = options.cancelledMethod ?? "notifications/cancelled";
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
     throw new RangeError("maxLineBytes must be a positive integer");
   const processStreams = input === process.stdin && output === process.stdout;
@@ -192,7 +195,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     kind: "request" | "notification" | "response",
   ): void => {
     if (kind !== "request") {
-      if (kind === "notification" && value["method"] === "notifications/cancelled") {
+      if (kind === "notification" && value["method"] === cancelledMethod) {
         const params = value["params"] as Record<string, unknown> | undefined;
         const requestId = params?.["requestId"];
         if (

@@ -35,6 +35,8 @@ export const serverTarget: Target = {
       hasInputRequired: wire.inputRequiredResult !== null,
       usesParamsOf: protocol.includes("paramsOf("),
       usesAnyOf: protocol.includes("anyOf("),
+      headerRules: headerRules(model, wire),
+      stdioOptions: wire.notifications.cancelled ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }` : "{}",
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
@@ -116,3 +118,12 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
 }`;
 }
 
+
+/** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param. */
+function headerRules(model: ProtocolModel, wire: WireFacts): string {
+  const names = wire.requests.filter((r) => r.target !== null).map((r) => `${str(r.method.method)}: ${str(r.target!)}`);
+  const fields = [`nameParams: { ${names.join(", ")} }`];
+  if (model.lifecycle.kind === "stateless") fields.push(`protocolVersionMetaKey: ${str(model.lifecycle.protocolVersionKey)}`);
+  if (wire.errors.headerMismatch !== null) fields.push(`mismatchCode: ${wire.errors.headerMismatch}`);
+  return `{ ${fields.join(", ")} }`;
+}
