@@ -1,6 +1,9 @@
 // `npm run bench`: every figure is ours beside anchors measured in the same run, printed as ratios.
 import { prepareRevision } from "./prepare.mjs";
-import { benchValidation } from "./validation.mjs";
+import { benchValidation, benchValidationSdk } from "./validation.mjs";
+import { benchCold } from "./cold.mjs";
+import { benchSize } from "./size.mjs";
+import { benchGenerate } from "./generate.mjs";
 
 const revision = process.env.BENCH_REVISION ?? "2026-07-28";
 const jsDir = prepareRevision(revision);
@@ -14,6 +17,13 @@ const rows = Object.entries(results).map(([name, ns]) => ({
 }));
 console.table(rows);
 console.log(`target: ours ≤ 0.3× Ajv — measured ${(results.ours / results.ajv).toFixed(3)}×`);
+await benchValidationSdk(revision, jsDir);
+benchCold(revision, jsDir);
+benchSize(revision, jsDir);
+benchGenerate(revision);
 
 const { benchServer } = await import("./server.mjs");
 await benchServer(revision, jsDir);
+
+const { benchClient } = await import("./client.mjs");
+await benchClient(revision, jsDir);

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { measure, do_not_optimize } from "mitata";
-import { SPEC_DIR } from "./prepare.mjs";
+import { ROOT, SPEC_DIR } from "./prepare.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -52,4 +52,41 @@ export async function benchValidation(revision, jsDir) {
     }),
   };
   return { messages: examples.length, results };
+}
+
+/**
+ * SDK v2 anchor: the zod schemas of `@modelcontextprotocol/core` (2.4.0), `<Name>Schema` for an
+ * example of definition `<Name>`, `.safeParse` over the examples that have one and that it accepts
+ * (a rejected example would time zod's error path), and ours over the SAME subset for the ratio.
+ * Prints its table; returns the figures.
+ */
+export async function benchValidationSdk(revision, jsDir) {
+  const core = await import("@modelcontextprotocol/core");
+  const sdkVersion = JSON.parse(readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "core", "package.json"), "utf8")).version;
+  const examples = loadExamples(revision);
+  const ours = await import(join(jsDir, "validators.js"));
+  const withSchema = examples.filter((e) => typeof core[`${e.type}Schema`]?.safeParse === "function");
+  const rejected = withSchema.filter((e) => !core[`${e.type}Schema`].safeParse(e.value).success);
+  const subset = withSchema.filter((e) => !rejected.includes(e));
+  const oursCases = subset.map((e) => [ours.validators[e.type], e.value]);
+  const sdkCases = subset.map((e) => [core[`${e.type}Schema`], e.value]);
+  for (const [validate, value] of oursCases) if (!validate(value).ok) throw new Error("example rejected by ours");
+  const perMessage = async (fn) => (await measure(fn, { min_cpu_time: 1e9 })).avg / subset.length;
+  const results = {
+    ours: await perMessage(() => {
+      for (let i = 0; i < oursCases.length; i++) do_not_optimize(oursCases[i][0](oursCases[i][1]));
+    }),
+    "SDK v2 (zod safeParse)": await perMessage(() => {
+      for (let i = 0; i < sdkCases.length; i++) do_not_optimize(sdkCases[i][0].safeParse(sdkCases[i][1]));
+    }),
+  };
+  const types = new Set(subset.map((e) => e.type)).size;
+  console.log(
+    `\nValidation against SDK v2's zod schemas (@modelcontextprotocol/core ${sdkVersion}; ${subset.length} of ${examples.length} examples, ${types} definitions with a <Name>Schema export; ns per message)`,
+  );
+  console.table(Object.entries(results).map(([name, ns]) => ({ anchor: name, "ns/message": ns.toFixed(1), "ours ÷ this": (results.ours / ns).toFixed(3) })));
+  if (rejected.length) console.log(`left out, rejected by the SDK's schema: ${rejected.map((e) => e.type).join(", ")}`);
+  const ratio = results.ours / results["SDK v2 (zod safeParse)"];
+  console.log(`target: ours ≤ 0.1× SDK v2 — measured ${ratio.toFixed(3)}× ${ratio <= 0.1 ? "(met)" : "(missed)"}`);
+  return { messages: subset.length, examples: examples.length, types, rejected: rejected.map((e) => e.type), results, ratio };
 }

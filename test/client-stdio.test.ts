@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient, LegacyServerError, stdioTransport, TransportError } from "../generated/2026-07-28/client.js";
+import { createClient as createStatefulClient } from "../generated/2025-11-25/client.js";
 import { INFO, results } from "./helpers/client-fake.js";
 import { stdioScript } from "./helpers/client-servers.js";
 import { ROOT } from "./helpers/spec.js";
@@ -26,6 +27,33 @@ describe("stdioTransport", () => {
     const tools = await client.listTools();
     expect(tools.tools).toEqual([]);
     expect(log.mock.calls.map(([m]) => String(m)).filter((m) => m.includes("skipped")).length).toBeGreaterThanOrEqual(2);
+    await client.close();
+  });
+
+  it("answers requests the server sends on the wire: ping with {}, input through its handler, others with -32601", async () => {
+    // A 2025-11-25 server: before answering tools/list it asks the client three things and
+    // reports the three answers in the tool list.
+    const server = stdioScript(`
+      if (message.method === "initialize") ${answer({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } })}
+      else if (message.method === "tools/list") {
+        globalThis.pending = message.id; globalThis.answers = [];
+        write({ jsonrpc: "2.0", id: "a", method: "ping" });
+        write({ jsonrpc: "2.0", id: "b", method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } });
+        write({ jsonrpc: "2.0", id: "c", method: "no/such" });
+      } else if (message.id !== undefined && !message.method) {
+        globalThis.answers.push(message);
+        if (globalThis.answers.length === 3) write({ jsonrpc: "2.0", id: globalThis.pending, result: { tools: [], _meta: { answers: globalThis.answers } } });
+      }`);
+    const client = createStatefulClient({
+      transport: stdioTransport({ command: process.execPath, args: server }),
+      info: INFO,
+      onElicit: async () => ({ action: "decline" }),
+    });
+    const listed = await client.listTools();
+    const answers = Object.fromEntries((listed._meta as { answers: Array<{ id: string }> }).answers.map((a) => [a.id, a]));
+    expect(answers.a).toEqual({ jsonrpc: "2.0", id: "a", result: {} });
+    expect(answers.b).toEqual({ jsonrpc: "2.0", id: "b", result: { action: "decline" } });
+    expect(answers.c).toMatchObject({ jsonrpc: "2.0", id: "c", error: { code: -32601 } });
     await client.close();
   });
 

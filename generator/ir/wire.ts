@@ -13,7 +13,11 @@ import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "./conventions.js";
 export interface WireFacts {
   /** Client→server requests a handler answers, with what the runtime needs to dispatch them. */
   requests: WireRequest[];
-  /** Input requests (multi round-trip): the client capability each needs. */
+  /**
+   * What a server may ask of the client, and the client capability each needs: input requests
+   * inside `input_required` results (stateless revisions), or requests the server sends on the
+   * wire (stateful revisions).
+   */
   inputRequests: Array<{ method: string; message: string; capability: string; results: string[] }>;
   /** The union of every input response, when the schema has one. */
   inputResponseUnion: string | null;
@@ -90,7 +94,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     }));
 
   const inputRequests = model.methods
-    .filter((m) => m.kind === "inputRequest")
+    .filter((m) => m.kind === "inputRequest" || (m.kind === "request" && m.sender !== "client"))
     .map((m) => ({ method: m.method, message: m.message, capability: m.method.split("/")[0]!, results: m.results }))
     .filter((m) => clientCapabilities?.properties.some((p) => p.name === m.capability));
 

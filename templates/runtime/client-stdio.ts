@@ -116,19 +116,26 @@ class StdioTransport implements ClientTransport {
       }
       case "notification":
         return this.route(incoming.message);
-      case "request":
-        // This client answers no server requests (input travels in input_required results).
-        try {
-          this.write(
-            failure(incoming.message.id, {
-              code: METHOD_NOT_FOUND,
-              message: `Method not found: ${incoming.message.method}`,
-            }),
-          );
-        } catch {
-          // the server is gone
-        }
+      case "request": {
+        // Stateful revisions: the server asks on the wire (liveness, sampling, roots, elicitation).
+        const request = incoming.message;
+        const answer = this.peer
+          ? this.peer.request(request)
+          : Promise.resolve(
+              failure(request.id, {
+                code: METHOD_NOT_FOUND,
+                message: `Method not found: ${request.method}`,
+              }),
+            );
+        void answer.then((response) => {
+          try {
+            this.write(response);
+          } catch {
+            // the server is gone
+          }
+        });
         return;
+      }
       case "invalid":
         this.log(
           `mcp stdio client: skipped a line that is not a JSON-RPC message: ${line.slice(0, 200)}`,

@@ -36,6 +36,8 @@ export interface TransportPeer {
   log(message: string): void;
   /** A notification that belongs to no pending request. */
   notification(notification: JsonRpcNotification): void;
+  /** A request the server sends on the wire (stateful revisions): the client's answer to write back. */
+  request(request: JsonRpcRequest): Promise<JsonRpcResponse>;
 }
 
 export interface ClientTransport {
@@ -212,6 +214,8 @@ export interface ClientProtocol {
   meta: { clientInfo: string | null; progressToken: string | null; subscriptionId: string | null };
   notifications: { progress: string | null; cancelled: string | null; acknowledged: string | null };
   listen: { method: string } | null;
+  /** The liveness request a client answers with an empty result (stateful revisions), or `null`. */
+  ping: string | null;
   /**
    * Deprecated features by where they show on the wire, each with the notice reported (once per
    * client) when one is actually used: a deprecated method called, input request answered or
@@ -518,6 +522,7 @@ export class ClientCore {
     options.transport.attach?.({
       log: (message) => this.log(message),
       notification: (n) => this.route(n),
+      request: (r) => this.answerServer(r),
     });
   }
 
@@ -828,6 +833,42 @@ export class ClientCore {
       }
     }
     return raceAbort(sent, signal);
+  }
+
+  /**
+   * Answers a request the server sent on the wire (stateful revisions): the liveness check, or what
+   * an input handler returns; anything else is "method not found".
+   */
+  private async answerServer(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+    if (request.method === this.protocol.ping)
+      return { jsonrpc: "2.0", id: request.id, result: {} };
+    const handler = Object.hasOwn(this.options.inputHandlers ?? {}, request.method)
+      ? this.options.inputHandlers![request.method]
+      : undefined;
+    if (!handler) {
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: -32601, message: `Method not found: ${request.method}` },
+      };
+    }
+    this.reportDeprecated(this.protocol.deprecated.methods[request.method]);
+    const capability = this.protocol.inputRequests[request.method]?.capability;
+    if (capability !== undefined)
+      this.reportDeprecated(this.protocol.deprecated.clientCapabilities[capability]);
+    try {
+      const params = isRecord(request.params) ? request.params : {};
+      const result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(
+        params,
+        { signal: new AbortController().signal },
+      );
+      return { jsonrpc: "2.0", id: request.id, result: isRecord(result) ? result : {} };
+    } catch (error) {
+      this.log(
+        `mcp client: the ${request.method} handler failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "Internal error" } };
+    }
   }
 
   /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */

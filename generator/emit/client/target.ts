@@ -214,6 +214,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelInde
   meta: { clientInfo: ${json(wire.meta.clientInfo)}, progressToken: ${json(wire.meta.progressToken)}, subscriptionId: ${json(wire.meta.subscriptionId)} },
   notifications: { progress: ${json(wire.notifications.progress)}, cancelled: ${json(wire.notifications.cancelled)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   listen: ${wire.listen ? `{ method: ${str(wire.listen.method)} }` : "null"},
+  ping: ${wire.ping ? str(wire.ping) : "null"},
   deprecated: ${deprecatedOnTheWire(model)},
   tools: ${toolFacts(index, wire)},
 }`;

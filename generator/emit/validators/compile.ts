@@ -18,7 +18,7 @@ export class ValidatorCompiler {
   /** Format checkers used, by format name. */
   readonly formats = new Set<string>();
   /** The template's helper functions the checks call, so that the file declares no unused ones. */
-  readonly helpers = new Set<"fail" | "within" | "pointer" | "union">();
+  readonly helpers = new Set<"fail" | "within" | "pointer" | "union" | "isObject">();
   private readonly names = new Set<string>();
 
   constructor(private readonly formatFunctions: Readonly<Record<string, string>>) {}
@@ -107,7 +107,8 @@ export class ValidatorCompiler {
       case "any":
         return { test: "true", message: "" };
       case "nonPrimitive":
-        return { test: isObject(v), message: "must be object" };
+        this.helpers.add("isObject");
+        return { test: `isObject(${v})`, message: "must be object" };
       case "literal":
         return { test: `${v} === ${literal(type.value)}`, message: `must be equal to ${literal(type.value)}` };
       case "union": {
@@ -139,7 +140,8 @@ export class ValidatorCompiler {
   }
 
   private objectStatements(type: ObjectType, value: string, path: Path, scope: Scope, owner: string): string[] {
-    const out = [`if (!(${isObject(value)})) return ${this.fail(path, '"must be object"')};`];
+    this.helpers.add("isObject");
+    const out = [`if (!isObject(${value})) return ${this.fail(path, '"must be object"')};`];
     for (const property of type.properties) {
       if (!property.optional) {
         out.push(
@@ -214,9 +216,6 @@ function renderPath(path: Path): string {
 
 const acceptsAll = (type: TypeNode): boolean => type.kind === "unknown" || type.kind === "any";
 
-function isObject(v: string): string {
-  return `typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v})`;
-}
 
 function describeLeaves(members: TypeNode[]): string {
   const words = members.map((m) => {

@@ -1,0 +1,100 @@
+// Generation: whole-process wall time of the built CLI generating one revision (all targets, formatted)
+// into a fresh folder, against typescript-json-schema (the generator the spec repository itself runs)
+// producing JSON Schema from the same schema.ts, with the flags the spec's own scripts use
+// (`--defaultNumberType integer --required --skipLibCheck <schema.ts> "*"`, here with `--out`). Both
+// are started as `node <script>`, alternating, median of BENCH_GEN_RUNS (default 5) each. Then all six
+// revisions regenerated in ONE process (`--all`) against six separate processes, one per revision,
+// alternating, median of BENCH_GEN_ALL_RUNS (default 3) each.
+//
+//   node bench/generate.mjs      # standalone (after `npm run build`)
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ROOT, SPEC_DIR, TMP } from "./prepare.mjs";
+
+const RUNS = Number(process.env.BENCH_GEN_RUNS ?? 5);
+const ALL_RUNS = Number(process.env.BENCH_GEN_ALL_RUNS ?? 3);
+const CLI = join(ROOT, "dist", "generator", "cli", "main.js");
+const TJS = join(ROOT, "node_modules", "typescript-json-schema", "bin", "typescript-json-schema");
+const OUT = join(TMP, "gen");
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+let serial = 0;
+/** A fresh, empty output path under .bench-tmp/gen (the CLI refuses a folder that is not its own output). */
+const freshOut = () => {
+  const dir = join(OUT, String(++serial));
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+};
+
+/** Wall time of one `node <args>` process, ms; throws on failure. */
+function timed(args) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
+  return ms;
+}
+
+const pkgVersion = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+
+/** Runs the group, prints the tables, returns the figures. */
+export function benchGenerate(revision) {
+  if (!existsSync(CLI)) throw new Error("run `npm run build` first");
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const schemaTs = join(SPEC_DIR, revision, "schema.ts");
+  const jobs = {
+    ours: () => timed([CLI, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", freshOut()]),
+    tjs: () => timed([TJS, "--defaultNumberType", "integer", "--required", "--skipLibCheck", schemaTs, "*", "--out", `${freshOut()}.json`]),
+  };
+  const revisions = readdirSync(SPEC_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(SPEC_DIR, d.name, "schema.ts")))
+    .map((d) => d.name)
+    .sort();
+  const allJobs = {
+    one: () => timed([CLI, "--all", "--spec-dir", SPEC_DIR, "--out", freshOut()]),
+    separate: () => {
+      const base = freshOut();
+      return revisions.reduce((sum, r) => sum + timed([CLI, "--revision", r, "--spec-dir", SPEC_DIR, "--out", join(base, r)]), 0);
+    },
+  };
+  const alternate = (set, runs) => {
+    const keys = Object.keys(set);
+    const samples = Object.fromEntries(keys.map((k) => [k, []]));
+    for (let round = 0; round < runs; round++) {
+      for (const k of round % 2 === 0 ? keys : [...keys].reverse()) samples[k].push(set[k]());
+    }
+    return Object.fromEntries(keys.map((k) => [k, median(samples[k])]));
+  };
+
+  const began = Date.now();
+  jobs.ours(); // one unmeasured run each: the file-system cache
+  jobs.tjs();
+  const one = alternate(jobs, RUNS);
+  const all = alternate(allJobs, ALL_RUNS);
+  rmSync(OUT, { recursive: true, force: true });
+
+  console.log(`\nGeneration, whole process (${revision}; median of ${RUNS} alternating runs; typescript-json-schema ${pkgVersion("typescript-json-schema")})`);
+  console.table({
+    [`ours: mcp-gen --revision ${revision} (all targets, formatted)`]: { ms: one.ours.toFixed(0), "ours ÷ this": "1.000" },
+    "typescript-json-schema (spec's flags), same schema.ts": { ms: one.tjs.toFixed(0), "ours ÷ this": (one.ours / one.tjs).toFixed(3) },
+  });
+  const ratio = one.ours / one.tjs;
+  console.log(`target: ours ≤ 0.6× typescript-json-schema — measured ${ratio.toFixed(3)}× ${ratio <= 0.6 ? "(met)" : "(missed)"}`);
+  console.log(`\nGeneration, all ${revisions.length} revisions (${revisions.join(", ")}; median of ${ALL_RUNS} alternating runs)`);
+  console.table({
+    "one process (--all), ms": { ms: all.one.toFixed(0), "one ÷ this": "1.000" },
+    [`${revisions.length} separate processes, ms (sum)`]: { ms: all.separate.toFixed(0), "one ÷ this": (all.one / all.separate).toFixed(3) },
+  });
+  console.log(`group took ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  return { one, all, ratio, revisions };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  benchGenerate(process.env.BENCH_REVISION ?? "2026-07-28");
+}
