@@ -18,7 +18,7 @@ export class ValidatorCompiler {
   /** Format checkers used, by format name. */
   readonly formats = new Set<string>();
   /** The template's helper functions the checks call, so that the file declares no unused ones. */
-  readonly helpers = new Set<"fail" | "within" | "pointer" | "union" | "isObject">();
+  readonly helpers = new Set<"fail" | "missing" | "within" | "pointer" | "union" | "isObject">();
   private readonly names = new Set<string>();
 
   constructor(private readonly formatFunctions: Readonly<Record<string, string>>) {}
@@ -74,6 +74,12 @@ export class ValidatorCompiler {
   private fail(path: Path, message: string): string {
     this.helpers.add("fail");
     return `fail(${renderPath(path)}, ${message})`;
+  }
+
+  /** A call recording that the object at `path` lacks a required property (the message is built on failure only). */
+  private missing(path: Path, name: string): string {
+    this.helpers.add("missing").add("fail");
+    return `missing(${renderPath(path)}, ${str(name)})`;
   }
 
   /** Checks that fit in one expression, with the message for their failure; `null` for the rest. */
@@ -145,7 +151,7 @@ export class ValidatorCompiler {
     for (const property of type.properties) {
       if (!property.optional) {
         out.push(
-          `if (${value}${access(property.name)} === undefined) return ${this.fail(path, str(`must have required property '${property.name}'`))};`,
+          `if (${value}${access(property.name)} === undefined) return ${this.missing(path, property.name)};`,
         );
       }
     }

@@ -17,7 +17,7 @@ export const validatorsTarget: Target = {
       check: ValidatorCompiler.checkName(d.name),
       doc: jsdoc([`Whether a value is a valid \`${d.name}\`${d.deprecated ? " (deprecated)" : ""}.`]),
     }));
-    const helpers = Object.fromEntries((["fail", "within", "pointer", "union", "isObject"] as const).map((name) => [name, compiler.helpers.has(name)]));
+    const helpers = Object.fromEntries((["fail", "missing", "within", "pointer", "union", "isObject"] as const).map((name) => [name, compiler.helpers.has(name)]));
     const content = render("validators.ts.hbs", { functions: compiler.functions, definitions, formatImports, helpers });
     const files = [{ path: "validators.ts", content }];
     if (formatImports) files.push({ path: "runtime/formats.ts", content: runtimeFile("formats.ts") });
