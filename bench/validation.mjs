@@ -34,24 +34,25 @@ export async function benchValidation(revision, jsDir) {
   const examples = loadExamples(revision);
   const ours = await import(join(jsDir, "validators.js"));
   const ajvFor = compileAjv(revision);
-  const oursCases = examples.map((e) => [ours.validators[e.type], e.value]);
+  // `isN`, like Ajv's compiled function, answers a boolean and keeps the error aside; `validateN`
+  // also allocates its result object, which Ajv's figure would not include.
+  const oursCases = examples.map((e) => [ours[`is${e.type}`], e.value]);
   const ajvCases = examples.map((e) => [ajvFor(e.type), e.value]);
-  for (const [validate, value] of oursCases) if (!validate(value).ok) throw new Error("example rejected by ours");
+  for (const [validate, value] of oursCases) if (!validate(value)) throw new Error("example rejected by ours");
   for (const [validate, value] of ajvCases) if (!validate(value)) throw new Error("example rejected by Ajv");
   const texts = examples.map((e) => e.text);
-  const perMessage = async (fn) => (await measure(fn, { min_cpu_time: 1e9 })).avg / examples.length;
-  const results = {
-    ours: await perMessage(() => {
+  const runs = {
+    ours: () => {
       for (let i = 0; i < oursCases.length; i++) do_not_optimize(oursCases[i][0](oursCases[i][1]));
-    }),
-    ajv: await perMessage(() => {
+    },
+    ajv: () => {
       for (let i = 0; i < ajvCases.length; i++) do_not_optimize(ajvCases[i][0](ajvCases[i][1]));
-    }),
-    "JSON.parse": await perMessage(() => {
+    },
+    "JSON.parse": () => {
       for (let i = 0; i < texts.length; i++) do_not_optimize(JSON.parse(texts[i]));
-    }),
+    },
   };
-  return { messages: examples.length, results };
+  return { messages: examples.length, results: await interleaved(runs, examples.length) };
 }
 
 /**
@@ -89,4 +90,19 @@ export async function benchValidationSdk(revision, jsDir) {
   const ratio = results.ours / results["SDK v2 (zod safeParse)"];
   console.log(`target: ours ≤ 0.1× SDK v2 — measured ${ratio.toFixed(3)}× ${ratio <= 0.1 ? "(met)" : "(missed)"}`);
   return { messages: subset.length, examples: examples.length, types, rejected: rejected.map((e) => e.type), results, ratio };
+}
+
+/**
+ * ns per message for each contestant, measured in alternating rounds and keeping each one's best
+ * round: on a shared machine a burst of load then hits every contestant alike instead of one.
+ */
+async function interleaved(runs, messages, rounds = 3) {
+  const best = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, fn] of Object.entries(runs)) {
+      const ns = (await measure(fn, { min_cpu_time: 4e8 })).avg / messages;
+      best[name] = Math.min(best[name] ?? Infinity, ns);
+    }
+  }
+  return best;
 }
