@@ -1,6 +1,6 @@
 /**
  * The diff report (`generator/diff`): golden pairs of small made-up schemas, one per rule id
- * (`test/fixtures/diff/<rule>/{from,to}.ts`), the real revisions, and `mcp-gen diff`.
+ * (`test/fixtures/diff/base.ts` and `<rule>/edits.json`), the real revisions, and `mcp-gen diff`.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -12,9 +12,10 @@ import { typeText } from "../generator/diff/types.js";
 import type { ProtocolModel } from "../generator/ir/model.js";
 import { loadModel } from "../generator/load/index.js";
 import { REVISIONS, ROOT, SPEC_DIR, schemaFile } from "./helpers/spec.js";
+import { DIFF_FIXTURES, diffFixture as diffFixturePath } from "./helpers/diff-fixtures.js";
 
-const FIXTURES = join(ROOT, "test", "fixtures", "diff");
-const fixture = (rule: string, side: "from" | "to"): string => join(FIXTURES, rule, `${side}.ts`);
+const FIXTURES = DIFF_FIXTURES;
+const fixture = diffFixturePath;
 const diffFixture = (rule: string): Change[] =>
   diffModels(loadModel(fixture(rule, "from"), { revision: "from" }), loadModel(fixture(rule, "to"), { revision: "to" }));
 
@@ -127,7 +128,8 @@ const GOLDEN: Record<string, Row[]> = {
 
 describe("rule catalogue", () => {
   it("has one fixture pair per rule id, and nothing else", () => {
-    expect(readdirSync(FIXTURES).sort()).toEqual([...RULE_IDS].sort());
+    expect(readdirSync(FIXTURES).filter((name) => name !== "base.ts").sort()).toEqual([...RULE_IDS].sort());
+    for (const rule of RULE_IDS) expect(readdirSync(join(FIXTURES, rule))).toEqual(["edits.json"]);
     expect(Object.keys(GOLDEN).sort()).toEqual([...RULE_IDS].sort());
   });
 
