@@ -21,31 +21,11 @@ import {
 } from "../generated/2026-07-28/client.js";
 import { validators } from "../generated/2026-07-28/validators.js";
 import { ROOT } from "./helpers/spec.js";
+import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES } from "./helpers/fixture-facts.js";
 
 const REVISION = "2026-07-28";
-const SERVER_INFO = { name: "mcp-gen-conformance-fixture", version: "1.0.0" };
-const TOOL_NAMES = [
-  "test_simple_text",
-  "test_image_content",
-  "test_audio_content",
-  "test_embedded_resource",
-  "test_multiple_content_types",
-  "test_error_handling",
-  "test_tool_with_progress",
-  "test_missing_capability",
-  "test_streaming_elicitation",
-  "test_logging_tool",
-  "test_trigger_tool_change",
-  "test_trigger_prompt_change",
-  "test_input_required_result_elicitation",
-  "test_input_required_result_sampling",
-  "test_input_required_result_list_roots",
-  "test_input_required_result_request_state",
-  "test_input_required_result_multiple_inputs",
-  "test_input_required_result_multi_round",
-  "test_input_required_result_tampered_state",
-  "test_input_required_result_capabilities",
-];
+const SERVER_INFO = FIXTURE_SERVER_INFO;
+const TOOL_NAMES = FIXTURE_TOOL_NAMES;
 
 let buildDir: string;
 let fixture: string;

@@ -413,7 +413,8 @@ export class Dispatcher implements MessageHandler {
       inputResponses = validated.responses;
     }
 
-    const ctx = this.context(
+    const ctx = new Context(
+      this.protocol,
       request,
       meta,
       protocolVersion,
@@ -421,6 +422,7 @@ export class Dispatcher implements MessageHandler {
       delivery,
       inputResponses,
       state,
+      this.reportDeprecated,
     );
     let answer: unknown;
     try {
@@ -702,28 +704,6 @@ export class Dispatcher implements MessageHandler {
       },
     );
     return this.answer(request, result, false, this.protocol.inputRequiredResult ?? undefined);
-  }
-
-  private context(
-    request: JsonRpcRequest,
-    meta: Record<string, unknown>,
-    protocolVersion: string,
-    clientCapabilities: Record<string, unknown>,
-    delivery: Delivery,
-    inputResponses: Record<string, unknown>,
-    state: unknown,
-  ): RequestContext {
-    return new Context(
-      this.protocol,
-      request,
-      meta,
-      protocolVersion,
-      clientCapabilities,
-      delivery,
-      inputResponses,
-      state,
-      this.reportDeprecated,
-    );
   }
 }
 
