@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { classify, failure } from "./jsonrpc.js";
+import { classify, ErrorCode, failure } from "./jsonrpc.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 import {
   TransportError,
@@ -30,8 +30,6 @@ interface Pending {
   reject(error: unknown): void;
   options: TransportRequestOptions;
 }
-
-const METHOD_NOT_FOUND = -32601;
 
 export function stdioTransport(options: StdioTransportOptions): ClientTransport {
   return new StdioTransport(options);
@@ -123,7 +121,7 @@ class StdioTransport implements ClientTransport {
           ? this.peer.request(request)
           : Promise.resolve(
               failure(request.id, {
-                code: METHOD_NOT_FOUND,
+                code: ErrorCode.MethodNotFound,
                 message: `Method not found: ${request.method}`,
               }),
             );

@@ -9,6 +9,7 @@
  * stateful ones; result validation; typed errors; multi round-trip retries (`input_required`);
  * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
  */
+import { ErrorCode } from "./jsonrpc.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -173,8 +174,6 @@ export class LegacyServerError extends Error {
     this.name = "LegacyServerError";
   }
 }
-
-const ERROR_CODES = { methodNotFound: -32601, invalidParams: -32602 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Protocol description (generated)
@@ -849,7 +848,7 @@ export class ClientCore {
       return {
         jsonrpc: "2.0",
         id: request.id,
-        error: { code: -32601, message: `Method not found: ${request.method}` },
+        error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
       };
     }
     this.reportDeprecated(this.protocol.deprecated.methods[request.method]);
@@ -867,7 +866,11 @@ export class ClientCore {
       this.log(
         `mcp client: the ${request.method} handler failed: ${error instanceof Error ? error.message : String(error)}`,
       );
-      return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: "Internal error" } };
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: ErrorCode.InternalError, message: "Internal error" },
+      };
     }
   }
 
@@ -936,10 +939,9 @@ export class ClientCore {
       return new MissingRequiredClientCapabilityError(code, message, error.data);
     if (errors.headerMismatch !== null && code === errors.headerMismatch)
       return new HeaderMismatchError(code, message, error.data);
-    if (code === ERROR_CODES.methodNotFound)
+    if (code === ErrorCode.MethodNotFound)
       return new MethodNotFoundError(code, message, error.data);
-    if (code === ERROR_CODES.invalidParams)
-      return new InvalidParamsError(code, message, error.data);
+    if (code === ErrorCode.InvalidParams) return new InvalidParamsError(code, message, error.data);
     return new McpError(code, message, error.data);
   }
 
@@ -978,7 +980,7 @@ export class ClientCore {
       const agreed = result.protocolVersion;
       if (typeof agreed !== "string" || !this.supportedVersions.includes(agreed)) {
         throw new UnsupportedProtocolVersionError(
-          ERROR_CODES.invalidParams,
+          ErrorCode.InvalidParams,
           `the server chose protocol version ${String(agreed)}, which this client does not support`,
           {
             supported: this.supportedVersions,
@@ -1015,7 +1017,7 @@ export class ClientCore {
       const version = this.supportedVersions.find((v) => offered.includes(v));
       if (version === undefined) {
         throw new UnsupportedProtocolVersionError(
-          this.protocol.errors.unsupportedVersion ?? ERROR_CODES.invalidParams,
+          this.protocol.errors.unsupportedVersion ?? ErrorCode.InvalidParams,
           "no protocol version both sides support",
           {
             supported: offered,
@@ -1036,10 +1038,7 @@ export class ClientCore {
   listen(params: Record<string, unknown>, options: CallOptions = {}): ListenStream {
     const listen = this.protocol.listen;
     if (!listen)
-      throw new MethodNotFoundError(
-        ERROR_CODES.methodNotFound,
-        "this revision has no subscriptions",
-      );
+      throw new MethodNotFoundError(ErrorCode.MethodNotFound, "this revision has no subscriptions");
     const queue: JsonRpcNotification[] = [];
     let wake: (() => void) | null = null;
     let done = false;
