@@ -12,6 +12,9 @@ import { join } from "node:path";
 import { createClient, stdioTransport, McpError, type McpClient } from "../generated/2025-11-25/client.js";
 import { validators } from "../generated/2025-11-25/validators.js";
 import { ROOT } from "./helpers/spec.js";
+import { validIn } from "./helpers/interop.js";
+
+const expectValid = validIn(validators);
 
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 
@@ -54,13 +57,6 @@ const PROMPT_ARGS: Record<string, Record<string, string>> = {
   "completable-prompt": { department: "Engineering", name: "Alice" },
   "resource-prompt": { resourceType: "Text", resourceId: "1" },
 };
-
-function expectValid(type: string, value: unknown): void {
-  const validate = validators[type];
-  expect(validate, `no validator ${type}`).toBeTypeOf("function");
-  const checked = validate!(value);
-  expect(checked.ok ? [] : checked.errors, type).toEqual([]);
-}
 
 interface Session {
   client: McpClient;

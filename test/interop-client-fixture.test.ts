@@ -6,10 +6,7 @@
  * ones test/interop-sdk.test.ts sees through the official SDK client.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import {
   createClient,
   httpTransport,
@@ -20,68 +17,22 @@ import {
   type McpClient,
 } from "../generated/2026-07-28/client.js";
 import { validators } from "../generated/2026-07-28/validators.js";
-import { ROOT } from "./helpers/spec.js";
-import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES } from "./helpers/fixture-facts.js";
+import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, buildFixture, elicitationAnswer, startHttpFixture, stopProcess, validIn } from "./helpers/interop.js";
+
+const expectValid = validIn(validators);
 
 const REVISION = "2026-07-28";
 const SERVER_INFO = FIXTURE_SERVER_INFO;
 const TOOL_NAMES = FIXTURE_TOOL_NAMES;
 
-let buildDir: string;
 let fixture: string;
+let removeFixture: (() => void) | undefined;
 
 beforeAll(() => {
-  buildDir = mkdtempSync(join(tmpdir(), "mcp-gen-interop-client-"));
-  writeFileSync(join(buildDir, "package.json"), JSON.stringify({ type: "module" }));
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(ROOT, "tsconfig.examples.json"), "--outDir", buildDir], { cwd: ROOT, stdio: "pipe" });
-  fixture = join(buildDir, "examples", "conformance-server.js");
+  ({ fixture, remove: removeFixture } = buildFixture());
 });
 
-afterAll(() => {
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-});
-
-async function startHttpFixture(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [fixture, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`fixture did not start:\n${stderr}`)), 15_000);
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fixture exited with ${code}:\n${stderr}`));
-    });
-  });
-  return { url, child };
-}
-
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-function expectValid(type: string, value: unknown): void {
-  const checked = validators[type]!(value);
-  expect(checked.ok ? [] : checked.errors, type).toEqual([]);
-}
-
-/** Elicitation answers by the message the fixture asks with. */
-function elicitationAnswer(message: string): Record<string, string | boolean> {
-  if (message === "Your name, please?") return { name: "Ada" };
-  if (message === "Favourite colour?") return { colour: "teal" };
-  if (message === "Some context?") return { context: "from the interop test" };
-  if (message === "Go ahead?") return { ok: true };
-  throw new Error(`unexpected elicitation: ${message}`);
-}
+afterAll(() => removeFixture?.());
 
 type Kind = "stdio" | "http";
 
@@ -99,7 +50,7 @@ async function connect(kind: Kind, options: Partial<ClientOptions> = {}): Promis
   const transport =
     kind === "stdio"
       ? stdioTransport({ command: process.execPath, args: [fixture, "--stdio"], onStderr: (line) => logs.push(`stderr: ${line}`) })
-      : httpTransport((await startHttpFixture().then((started) => ((child = started.child), started))).url);
+      : httpTransport((await startHttpFixture(fixture).then((started) => ((child = started.child), started))).url);
   const client = createClient({
     transport,
     info: { name: "mcp-gen-interop", version: "0.0.1" },

@@ -10,10 +10,13 @@
  * (input_required → onElicit → retry with the state echoed), and the headers the client sends over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createClient, httpTransport, stdioTransport, InvalidParamsError, McpError, type McpClient } from "../generated/2026-07-28/client.js";
 import { validators } from "../generated/2026-07-28/validators.js";
 import { ROOT } from "./helpers/spec.js";
+import { startListening, stopProcess, validIn } from "./helpers/interop.js";
+
+const expectValid = validIn(validators);
 
 const REVISION = "2026-07-28";
 const SERVER_INFO = { name: "interop-sdk", version: "2.4.0-test" };
@@ -71,33 +74,7 @@ if (process.argv.includes("--stdio")) {
 
 const SERVER_ARGS = ["--input-type=module", "-e", SERVER_SOURCE];
 
-async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, SERVER_ARGS, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the SDK server did not start:\n${stderr}`)), 20_000);
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]!);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the SDK server exited with ${code}:\n${stderr}`));
-    });
-  });
-  return { url, child };
-}
-
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
+const startHttpServer = () => startListening(SERVER_ARGS, "the SDK server");
 
 type Kind = "stdio" | "http";
 
@@ -152,14 +129,6 @@ async function connect(kind: Kind): Promise<Session> {
       await stopProcess(child);
     },
   };
-}
-
-/** Fails with the validator's errors when `value` is not a valid `type` of the revision. */
-function expectValid(type: string, value: unknown): void {
-  const validate = validators[type];
-  expect(validate, `no validator ${type}`).toBeTypeOf("function");
-  const checked = validate!(value);
-  expect(checked.ok ? [] : checked.errors, type).toEqual([]);
 }
 
 describe.each<Kind>(["stdio", "http"])("the generated 2026-07-28 client against an SDK v2 server over %s", (kind) => {

@@ -6,10 +6,7 @@
  * `StreamableHTTPClientTransport`). Every assertion is on values the fixture really answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import {
   Client,
   LOG_LEVEL_META_KEY,
@@ -24,8 +21,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import * as z from "zod";
-import { ROOT } from "./helpers/spec.js";
-import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES } from "./helpers/fixture-facts.js";
+import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, buildFixture, elicitationAnswer, startHttpFixture, stopProcess } from "./helpers/interop.js";
 
 const REVISION = "2026-07-28";
 const SERVER_INFO = FIXTURE_SERVER_INFO;
@@ -38,53 +34,14 @@ const PROMPT_NAMES = [
   "test_input_required_result_prompt",
 ];
 
-let buildDir: string;
 let fixture: string;
+let removeFixture: (() => void) | undefined;
 
 beforeAll(() => {
-  // The global setup has just regenerated generated/2026-07-28; compile the fixture against it into
-  // a private folder (an ESM package of its own), so the test never depends on a stale dist/.
-  buildDir = mkdtempSync(join(tmpdir(), "mcp-gen-interop-"));
-  writeFileSync(join(buildDir, "package.json"), JSON.stringify({ type: "module" }));
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(ROOT, "tsconfig.examples.json"), "--outDir", buildDir], {
-    cwd: ROOT,
-    stdio: "pipe",
-  });
-  fixture = join(buildDir, "examples", "conformance-server.js");
+  ({ fixture, remove: removeFixture } = buildFixture());
 });
 
-afterAll(() => {
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
-});
-
-/** Spawns the fixture on a free port (`--port 0`) and resolves with its endpoint once it listens. */
-async function startHttpFixture(): Promise<{ url: URL; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [fixture, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`fixture did not start:\n${stderr}`)), 15_000);
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const found = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (found) {
-        clearTimeout(timer);
-        resolve(new URL(found[1]!));
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fixture exited with ${code}:\n${stderr}`));
-    });
-  });
-  return { url, child, stderr: () => stderr };
-}
-
-async function stopProcess(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
+afterAll(() => removeFixture?.());
 
 /** Records what the client puts on the wire, without changing it. */
 function tap(transport: Transport): JSONRPCMessage[] {
@@ -109,14 +66,6 @@ interface Session {
 
 /** Elicitation answers by the message the fixture asks with; every call is recorded. */
 const elicitations: Array<{ message: string; requestedSchema: unknown }> = [];
-function elicitationAnswer(message: string): Record<string, string | boolean> {
-  if (message === "Your name, please?") return { name: "Ada" };
-  if (message === "Favourite colour?") return { colour: "teal" };
-  if (message === "Some context?") return { context: "from the interop test" };
-  if (message === "Go ahead?") return { ok: true };
-  throw new Error(`unexpected elicitation: ${message}`);
-}
-
 const DEFAULT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} };
 
 async function connect(kind: Kind, options: Partial<ClientOptions> = {}): Promise<Session> {
@@ -153,9 +102,9 @@ async function connect(kind: Kind, options: Partial<ClientOptions> = {}): Promis
   if (kind === "stdio") {
     transport = new StdioClientTransport({ command: process.execPath, args: [fixture, "--stdio"], stderr: "ignore" });
   } else {
-    const started = await startHttpFixture();
+    const started = await startHttpFixture(fixture);
     child = started.child;
-    transport = new StreamableHTTPClientTransport(started.url);
+    transport = new StreamableHTTPClientTransport(new URL(started.url));
   }
   const sent = tap(transport);
   await client.connect(transport);

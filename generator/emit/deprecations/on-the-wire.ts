@@ -1,6 +1,6 @@
 import type { ProtocolModel } from "../../ir/model.js";
-import { deprecationRegistry, releasesOf, type RegistryEntry } from "../../registry/index.js";
-import { readRevisions } from "../../spec/revisions.js";
+import type { RegistryEntry } from "../../registry/index.js";
+import { registryOf } from "./registry-of.js";
 import { str } from "../code.js";
 
 /**
@@ -8,7 +8,7 @@ import { str } from "../code.js";
  * deprecated, a deprecated `_meta` key, a deprecated client capability; each with its notice.
  */
 export function deprecatedOnTheWire(model: ProtocolModel): string {
-  const registry = deprecationRegistry(model, releasesOf(readRevisions()));
+  const registry = registryOf(model);
   const notice = (entry: RegistryEntry): string => {
     const removal = entry.earliestRemoval ? `; earliest removal: first revision released on or after ${entry.earliestRemoval.date}` : "";
     const why = [entry.asOf && `as of ${entry.asOf}`, entry.sep].filter(Boolean).join(", ");

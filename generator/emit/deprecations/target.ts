@@ -2,8 +2,8 @@ import type { GeneratedFile } from "../file.js";
 import { render } from "../file.js";
 import type { Target } from "../index.js";
 import { str } from "../code.js";
-import { readRevisions } from "../../spec/revisions.js";
-import { deprecationRegistry, releasesOf, type RegistryEntry } from "../../registry/index.js";
+import type { RegistryEntry } from "../../registry/index.js";
+import { registryOf } from "./registry-of.js";
 
 /**
  * `deprecations.json` and `deprecations.ts`: the revision's deprecation registry (see
@@ -13,7 +13,7 @@ import { deprecationRegistry, releasesOf, type RegistryEntry } from "../../regis
 export const deprecationsTarget: Target = {
   name: "deprecations",
   emit(ctx): GeneratedFile[] {
-    const registry = deprecationRegistry(ctx.model, releasesOf(readRevisions()));
+    const registry = registryOf(ctx.model);
     return [
       { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n` },
       { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }) },
