@@ -1,7 +1,8 @@
-import { Node, SyntaxKind, type SourceFile } from "ts-morph";
+import { Node, SyntaxKind, type SourceFile } from "./ts-morph.js";
 import type { Constant, Definition, Deprecation, Heritage, TypeNode } from "../ir/model.js";
 import { categoryOf, hasTag, parseDeprecation, parseJsDoc } from "./jsdoc.js";
 import { applyTagConstraints, convertMembers, convertType, docOf, fail } from "./types.js";
+import { lineOf } from "./source.js";
 
 /** Everything read from the declarations, before inheritance is resolved. */
 export interface Declarations {
@@ -33,7 +34,7 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
     const typeCtx = { file, constants: values, definition: name, deprecations };
     const deprecated = parseDeprecation(doc);
     if (deprecated) {
-      deprecations.push({ ...deprecated, target: { kind: "definition", definition: name }, line: statement.getStartLineNumber() });
+      deprecations.push({ ...deprecated, target: { kind: "definition", definition: name }, line: lineOf(statement) });
     }
     let type: TypeNode;
     let heritage: Heritage[] = [];
@@ -53,7 +54,7 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
       category: categoryOf(doc),
       internal: hasTag(doc, "internal"),
       deprecated,
-      line: statement.getStartLineNumber(),
+      line: lineOf(statement),
     });
   }
   return { definitions, constants, deprecations };
@@ -75,7 +76,7 @@ function readConstants(sourceFile: SourceFile, file: string): Constant[] {
         value,
         doc,
         internal: hasTag(doc, "internal"),
-        line: declaration.getStartLineNumber(),
+        line: lineOf(declaration),
       });
     }
   }
@@ -128,7 +129,7 @@ function readUnionMemberDeprecations(statement: Node, definition: string, deprec
     const last = docs[docs.length - 1];
     const note = last ? parseDeprecation(parseJsDoc(last)) : null;
     if (note) {
-      deprecations.push({ ...note, target: { kind: "unionMember", definition, member: member.getText() }, line: member.getStartLineNumber() });
+      deprecations.push({ ...note, target: { kind: "unionMember", definition, member: member.getText() }, line: lineOf(member) });
     }
     from = member.getEnd();
   }

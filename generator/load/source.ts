@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { Project, ts, type SourceFile } from "ts-morph";
+import { Project, ts, type Node, type SourceFile } from "./ts-morph.js";
 import { GeneratorError } from "../errors.js";
 
 export interface OpenedSchema {
@@ -44,4 +44,12 @@ export function openSchema(file: string): OpenedSchema {
 /** Drops a parsed schema from the shared project once it has been read into the IR. */
 export function closeSchema(opened: OpenedSchema): void {
   project?.removeSourceFile(opened.sourceFile);
+}
+
+/**
+ * The 1-based line a node starts on (after its JSDoc). ts-morph's `getStartLineNumber` counts line
+ * breaks from the top of the file on every call; the compiler's line map is built once per file.
+ */
+export function lineOf(node: Node): number {
+  return node.getSourceFile().compilerNode.getLineAndCharacterOfPosition(node.getStart()).line + 1;
 }

@@ -1,9 +1,10 @@
-import { Node, SyntaxKind, type JSDocableNode, type TypeNode as TsTypeNode } from "ts-morph";
+import { Node, SyntaxKind, type JSDocableNode, type TypeNode as TsTypeNode } from "./ts-morph.js";
 import type { Doc, Deprecation, DeprecationNote, DeprecationTarget, ObjectType, Property, TypeNode } from "../ir/model.js";
 import { GeneratorError } from "../errors.js";
 import { FORMAT_CHECKERS } from "../ir/formats.js";
 import { NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "../ir/conventions.js";
 import { EMPTY_DOC, parseDeprecation, parseJsDoc } from "./jsdoc.js";
+import { lineOf } from "./source.js";
 
 /** What type conversion needs from the rest of the loader. */
 export interface TypeContext {
@@ -17,7 +18,7 @@ export interface TypeContext {
 }
 
 export function fail(ctx: { file: string }, node: Node, message: string): never {
-  throw new GeneratorError(message, ctx.file, node.getStartLineNumber());
+  throw new GeneratorError(message, ctx.file, lineOf(node));
 }
 
 /** The last JSDoc block attached to a node, parsed; an empty doc when there is none. */
@@ -158,7 +159,7 @@ function convertProperty(member: Node, ctx: TypeContext, path: string[], owner: 
   const propertyPath = [...path, name];
   const type = applyTagConstraints(convertType(typeNode, ctx, propertyPath), doc, ctx, member);
   const deprecated = parseDeprecation(doc);
-  const line = signature.getStartLineNumber();
+  const line = lineOf(signature);
   if (deprecated) ctx.deprecations.push({ ...deprecated, target: propertyTarget(ctx.definition, propertyPath, type, deprecated), line });
   return { name, type, optional: signature.hasQuestionToken(), doc, deprecated, declaredIn: owner, line };
 }
