@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../generator/load/index.js";
 import { renderRevision } from "../generator/emit/index.js";
-import { format } from "../generator/emit/file.js";
+import { format } from "../generator/emit/format.js";
 import { REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { format } from "../generator/emit/file.js";
+import { format } from "../generator/emit/format.js";
 import { constantText, definitionText, docComment, identifier, typeText } from "../generator/emit/types/print.js";
 import { typesTarget } from "../generator/emit/types/target.js";
 import type { ProtocolModel } from "../generator/ir/model.js";

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { projectRoot } from "../spec/project-root.js";
 import Handlebars from "handlebars";
-import * as prettier from "prettier";
 import type { ProtocolModel } from "../ir/model.js";
 
 /** One output file, relative to the revision's output directory. */
@@ -51,15 +50,4 @@ export function header(ctx: EmitContext): string {
     `// schema.ts sha256: ${model.source.sha256}`,
     "// Do not edit: regenerate with `mcp-gen --revision " + model.revision + "`.",
   ].join("\n");
-}
-
-/** The project's prettier settings, shared by its own sources (`templates/runtime/`) and its output. */
-const PRETTIER_OPTIONS = JSON.parse(readFileSync(join(projectRoot(), ".prettierrc.json"), "utf8")) as prettier.Options;
-
-/**
- * Formats TypeScript with the project's prettier settings, so output is stable whatever the template
- * spacing. The `babel-ts` parser prints the same as `typescript` and parses our output twice as fast.
- */
-export async function format(content: string): Promise<string> {
-  return prettier.format(content, { ...PRETTIER_OPTIONS, parser: "babel-ts" });
 }

@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../ir/model.js";
-import { format, header, render, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
+import { header, render, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
+import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { serverTarget } from "./server/target.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Node, Project } from "ts-morph";
-import { format } from "../../generator/emit/file.js";
+import { format } from "../../generator/emit/format.js";
 import { typesTarget } from "../../generator/emit/types/target.js";
 import type { ProtocolModel } from "../../generator/ir/model.js";
 
