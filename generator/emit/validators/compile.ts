@@ -140,7 +140,7 @@ export class ValidatorCompiler {
     if (acceptsAll(type.items)) return out;
     const i = scope.name("i");
     const item = scope.name("x");
-    const body = this.statements(type.items, item, { parts: [...path.parts, { dynamic: `"/" + ${i}` }] }, scope, owner);
+    const body = this.statements(type.items, item, { parts: [...path.parts, "/", { dynamic: i }] }, scope, owner);
     out.push(`for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${body.join("\n")}\n}`);
     return out;
   }
@@ -160,7 +160,9 @@ export class ValidatorCompiler {
       const local = scope.name("p");
       const propertyPath: Path = { parts: [...path.parts, `/${pointerSegment(property.name)}`] };
       const body = this.statements(property.type, local, propertyPath, scope, owner);
-      out.push(`const ${local} = ${value}${access(property.name)};\nif (${local} !== undefined) {\n${body.join("\n")}\n}`);
+      const read = `const ${local} = ${value}${access(property.name)};`;
+      // A required property was found present above; only an optional one may be absent.
+      out.push(property.optional ? `${read}\nif (${local} !== undefined) {\n${body.join("\n")}\n}` : `${read}\n${body.join("\n")}`);
     }
     const extra = type.indexSignature?.type;
     if (extra && !acceptsAll(extra)) {
@@ -168,7 +170,7 @@ export class ValidatorCompiler {
       const declared = type.properties.map((p) => `${k} !== ${str(p.name)}`);
       const item = scope.name("x");
       this.helpers.add("pointer");
-      const body = this.statements(extra, item, { parts: [...path.parts, { dynamic: `"/" + pointer(${k})` }] }, scope, owner);
+      const body = this.statements(extra, item, { parts: [...path.parts, "/", { dynamic: `pointer(${k})` }] }, scope, owner);
       const guard = declared.length > 0 ? `if (${declared.join(" && ")}) ` : "";
       out.push(`for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`);
     }

@@ -1,5 +1,5 @@
 import type { Target } from "../index.js";
-import { jsdoc, key } from "../code.js";
+import { key } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { FORMAT_CHECKERS } from "../../ir/formats.js";
 import { ValidatorCompiler } from "./compile.js";
@@ -15,7 +15,7 @@ export const validatorsTarget: Target = {
       name: d.name,
       key: key(d.name),
       check: ValidatorCompiler.checkName(d.name),
-      doc: jsdoc([`Whether a value is a valid \`${d.name}\`${d.deprecated ? " (deprecated)" : ""}.`]),
+      deprecated: d.deprecated !== null,
     }));
     const helpers = Object.fromEntries((["fail", "missing", "within", "pointer", "union", "isObject"] as const).map((name) => [name, compiler.helpers.has(name)]));
     const content = render("validators.ts.hbs", { functions: compiler.functions, definitions, formatImports, helpers });
