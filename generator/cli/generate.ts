@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
+import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
 import { cacheDirFor, displayPath, logTo, UsageError, type CliIO } from "./context.js";
 import { generatorVersion } from "./version.js";
@@ -28,12 +29,14 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
   const version = generatorVersion();
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
+  const compileCache = enableCompileCache(cacheDirFor(io)); // before the loader brings in TypeScript
   const [{ loadModel }, { emitRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
 
   for (const schema of located) {
     const started = performance.now();
     const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
     const outDir = outDirFor(schema.revision, args, revisions.length, io);
+    compileCache.save();
     const written = await emitRevision(model, { outDir, generatorVersion: version });
     const ms = Math.round(performance.now() - started);
     io.stderr(
