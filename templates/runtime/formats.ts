@@ -99,7 +99,7 @@ const host = `(?:${ipLiteral}|${regName})`;
 /** port = *DIGIT */
 const port = `[${DIGIT}]*`;
 /** authority = [ userinfo "@" ] host [ ":" port ] */
-const authority = `(?:${userinfo}@)?${host}(?::${port})?`;
+const authority = (host: string): string => `(?:${userinfo}@)?${host}(?::${port})?`;
 
 /** segment = *pchar */
 const segment = `${pchar}*`;
@@ -122,13 +122,22 @@ const pathRootless = `${segmentNz}${pathAbempty}`;
  *   path-abempty ("a://x@y@z", "a://h:port"), and "scheme:/[::1]/p" is
  *   accepted although "[" is not a pchar.
  */
-const hierPart = `(?:/{1,2}${authority}${pathAbempty}|${pathAbsolute}|${pathRootless})`;
+const hierPart = (host: string): string =>
+  `(?:/{1,2}${authority(host)}${pathAbempty}|${pathAbsolute}|${pathRootless})`;
 /** query = *( pchar / "/" / "?" ) */
 const query = `(?:${pchar}|[/?])*`;
 /** fragment = *( pchar / "/" / "?" ) */
 const fragment = `(?:${pchar}|[/?])*`;
 /** URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ] */
-const URI_RE = new RegExp(`^${scheme}:${hierPart}(?:\\?${query})?(?:#${fragment})?$`);
+const uri = (host: string): RegExp =>
+  new RegExp(`^${scheme}:${hierPart(host)}(?:\\?${query})?(?:#${fragment})?$`);
+const URI_RE = uri(host);
+/**
+ * The same grammar without IP-literal hosts, for strings without "[" (which every IP literal
+ * starts with), where it accepts exactly what URI_RE accepts. V8 compiles a regular expression on
+ * its first use, and URI_RE's IPv6 alternatives make that most of a process's first validations.
+ */
+const URI_WITHOUT_IP_LITERAL_RE = uri(regName);
 
 // ---------------------------------------------------------------------------
 // RFC 6570 (URI Template), section 2
@@ -198,7 +207,7 @@ const BYTE_RE = new RegExp(`^(?:${quantum})*${finalQuantum}?$`, "m");
 
 /** RFC 3986 URI (absolute, scheme required), as JSON Schema's "uri" format. */
 export function isUri(value: string): boolean {
-  return URI_RE.test(value);
+  return value.includes("[") ? URI_RE.test(value) : URI_WITHOUT_IP_LITERAL_RE.test(value);
 }
 
 /** RFC 6570 URI Template, as JSON Schema's "uri-template" format. */
