@@ -501,6 +501,52 @@ describe("Streamable HTTP transport", () => {
       expect(good.status).toBe(200);
     });
 
+    it("reads a body with a leading byte order mark, and U+FFFD written as valid UTF-8, in one chunk or many", async () => {
+      const message = rpc("resources/read", { uri: "test://a\uFFFDb" });
+      const bytes = Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(JSON.stringify(message))]);
+      // The header mirrors the URI in its Base64 form: U+FFFD cannot travel in a header as is.
+      const headers = { ...headersFor({}), "Mcp-Method": "resources/read", "Mcp-Name": `=?base64?${Buffer.from("test://a\uFFFDb").toString("base64")}?=` };
+      const whole = await fetch(url, { method: "POST", headers, body: bytes });
+      expect(whole.status).toBe(200);
+      expect(((await whole.json()) as { result: { contents: Array<{ uri: string }> } }).result.contents[0]!.uri).toBe("test://a\uFFFDb");
+      // The same bytes in three chunks (a chunked upload), split inside a multi-byte character.
+      const split = await new Promise<RawResponse>((resolve, reject) => {
+        const req = httpRequest(url, { method: "POST", headers }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on("error", reject);
+        const at = bytes.indexOf(0xbd) - 1;
+        req.write(bytes.subarray(0, 2));
+        req.write(bytes.subarray(2, at));
+        req.end(bytes.subarray(at));
+      });
+      expect(split.status).toBe(200);
+      expect(split.body).toContain("test://a\uFFFDb");
+    });
+
+    it("answers at once a handler that answers through handleRequest, and waits for one that returns a promise", async () => {
+      const calls: string[] = [];
+      const handler: MessageHandler = {
+        handle: async () => ({ response: null, httpStatus: 202 }),
+        handleRequest(request, delivery) {
+          calls.push(request.method);
+          if (request.method === "later")
+            return Promise.resolve({ response: success(request.id, { later: true }), httpStatus: 200 });
+          expect(delivery.checkEnvelope?.({ method: request.method, params: request.params ?? {} })).toBeNull();
+          return { response: success(request.id, { now: true }), httpStatus: 200 };
+        },
+      };
+      const other = await start({}, handler);
+      const now = await post(other.url, { jsonrpc: "2.0", id: 1, method: "now", params: {} });
+      expect(await now.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { now: true } });
+      const later = await post(other.url, { jsonrpc: "2.0", id: 2, method: "later", params: {} });
+      expect(await later.json()).toEqual({ jsonrpc: "2.0", id: 2, result: { later: true } });
+      expect(calls).toEqual(["now", "later"]);
+    });
+
     it("400 with the classifier's error for JSON that is not a JSON-RPC message", async () => {
       const cases: Array<[unknown, JsonRpcId | undefined]> = [
         [{ jsonrpc: "2.0", id: 7 }, 7],

@@ -761,3 +761,147 @@ server.closed.then(() => console.error("closed"));
     expect(r.stderr()).toContain("output failed (write EPIPE)");
   });
 });
+
+// ---------------------------------------------------------------------------
+// Answers given at once (MessageHandler.handleRequest), decoding, the line buffer
+// ---------------------------------------------------------------------------
+
+describe("stdio answers given at once", () => {
+  /** A handler whose `handleRequest` answers synchronously (as the generated dispatcher does for synchronous handlers). */
+  function syncHandler(
+    answer: (request: Msg, delivery: Delivery) => Outcome = (m) => ({ response: success(m["id"] as number, { echo: m["method"] }), httpStatus: 200 }),
+  ): MessageHandler & { order: string[] } {
+    const order: string[] = [];
+    return {
+      order,
+      log: () => undefined,
+      handle: async () => ({ response: null, httpStatus: 202 }),
+      handleRequest(request, delivery) {
+        order.push(String(request.id));
+        return answer(request as unknown as Msg, delivery);
+      },
+    };
+  }
+
+  function serve(handler: MessageHandler): { input: PassThrough; output: () => Msg[]; closed: Promise<void> } {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
+    return { input, output: () => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Msg), closed: server.closed };
+  }
+
+  it("writes synchronous answers in request order, once the chunk has been read", async () => {
+    const handler = syncHandler();
+    const s = serve(handler);
+    s.input.write(line(req(1, "a")) + line(req(2, "b")) + line(req(3, "c")));
+    s.input.end();
+    await s.closed;
+    expect(s.output()).toEqual(["a", "b", "c"].map((method, i) => ({ jsonrpc: "2.0", id: i + 1, result: { echo: method } })));
+    expect(handler.order).toEqual(["1", "2", "3"]);
+  });
+
+  it("suppresses a synchronous answer cancelled later in the same chunk, and answers the rest", async () => {
+    const s = serve(syncHandler());
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    s.input.write(line(req(1)) + line(req(2)) + line(cancelled));
+    s.input.end();
+    await s.closed;
+    expect(s.output().map((m) => m["id"])).toEqual([2]);
+  });
+
+  it("answers -32603 when handleRequest throws", async () => {
+    const s = serve(
+      syncHandler((m) => {
+        if (m["id"] === 1) throw new Error("sync boom");
+        return { response: success(m["id"] as number, {}), httpStatus: 200 };
+      }),
+    );
+    s.input.write(line(req(1)) + line(req(2)));
+    s.input.end();
+    await s.closed;
+    expect(s.output()).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+  });
+
+  it("waits for a promise from handleRequest, and drops a notification sent after the answer", async () => {
+    let late: Delivery | undefined;
+    const s = serve(
+      syncHandler((m, delivery) => {
+        late = delivery;
+        return Promise.resolve({ response: success(m["id"] as number, { later: true }), httpStatus: 200 }) as unknown as Outcome;
+      }),
+    );
+    s.input.write(line(req(1)));
+    await new Promise((resolve) => setImmediate(resolve));
+    late!.notify({ jsonrpc: "2.0", method: "notifications/message", params: {} });
+    s.input.end();
+    await s.closed;
+    expect(s.output()).toEqual([{ jsonrpc: "2.0", id: 1, result: { later: true } }]);
+  });
+
+  it("writes a long answer (over 64 KiB) as one line", async () => {
+    const big = "x".repeat(200_000);
+    const s = serve(syncHandler((m) => ({ response: success(m["id"] as number, { big }), httpStatus: 200 })));
+    s.input.write(line(req(1)) + line(req(2)));
+    s.input.end();
+    await s.closed;
+    expect(s.output()).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { big } },
+      { jsonrpc: "2.0", id: 2, result: { big } },
+    ]);
+  });
+});
+
+describe("stdio decoding and the line buffer", () => {
+  it("drops a leading byte order mark, as a strict UTF-8 decoder does", async () => {
+    const h = harness();
+    h.input.write(Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(line(req(1)))]));
+    expect(await h.finish()).toEqual([echo(1, "ping")]);
+  });
+
+  it("accepts U+FFFD written as valid UTF-8, and still rejects an invalid sequence next to one", async () => {
+    const h = harness();
+    h.input.write(line(req(1, "echo", { t: "a\uFFFDb" })));
+    h.input.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"\uFFFD'), Buffer.of(0xc3), Buffer.from('"}\n')]));
+    h.input.write(line(req(3)));
+    const out = await h.finish();
+    expect(out.filter((m) => "result" in m)).toEqual([echo(1, "echo", { t: "a\uFFFDb" }), echo(3, "ping")]);
+    expect(out.filter((m) => "error" in m)).toEqual([{ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: not valid UTF-8" } }]);
+  });
+
+  it("carries lines across chunks, also a long one and then short ones", async () => {
+    const h = harness();
+    const long = line(req(1, "echo", { t: "y".repeat(300_000) }));
+    const short = line(req(2));
+    // The long line in three pieces, the short one split with its start in the long one's last chunk.
+    const all = Buffer.from(long + short + line(req(3)));
+    const cuts = [1000, 150_000, long.length + 10, long.length + short.length + 3];
+    let at = 0;
+    for (const cut of cuts) {
+      h.input.write(all.subarray(at, cut));
+      at = cut;
+    }
+    h.input.write(all.subarray(at));
+    const out = await h.finish();
+    expect(out.map((m) => m["id"])).toEqual([1, 2, 3]);
+    expect(((out[0]!["result"] as Msg)["params"] as Msg)["t"]).toHaveLength(300_000);
+  });
+
+  it("reads chunks that are plain Uint8Arrays (an input in object mode)", async () => {
+    const input = new PassThrough({ objectMode: true });
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const server = serveStdio(fakeHandler(), { input, output, errors: new PassThrough(), captureConsole: false });
+    const bytes = new TextEncoder().encode(line(req(1)) + line(req(2)));
+    input.write(bytes.subarray(0, 10));
+    input.write(bytes.subarray(10));
+    input.end();
+    await server.closed;
+    expect(text.trim().split("\n").map((l) => JSON.parse(l) as Msg)).toEqual([echo(1, "ping"), echo(2, "ping")]);
+  });
+});

@@ -11,7 +11,7 @@ import type {
   JsonRpcRequest,
 } from "./jsonrpc.js";
 import { openState, randomSecret, sealState } from "./state.js";
-import type { Delivery, MessageHandler, Outcome } from "./transport.js";
+import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
 export type Validate = (value: unknown) => {
@@ -159,6 +159,15 @@ interface Subscription {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** What `Delivery.checkEnvelope` is given: the request itself when it has its params. */
+const envelopeOf = (
+  request: JsonRpcRequest,
+  params: Record<string, unknown>,
+): { method: string; params: Record<string, unknown> } =>
+  request.params === params
+    ? (request as { method: string; params: Record<string, unknown> })
+    : { method: request.method, params };
+
 /**
  * The HTTP status the transport document gives each error: protocol-level rejections are 400,
  * unknown methods 404, everything else (internal errors included, for which the document names no
@@ -178,7 +187,8 @@ function statusFor(code: number, protocol: Protocol): number {
 }
 
 export class Dispatcher implements MessageHandler {
-  private readonly secret: string | Uint8Array;
+  /** The secret sealing `requestState`, once made (see `secret`). */
+  private sealingSecret: string | Uint8Array | undefined;
   private readonly subscriptions = new Set<Subscription>();
   /** Deprecation notices already reported by this server. */
   private readonly reported = new Set<string>();
@@ -201,11 +211,15 @@ export class Dispatcher implements MessageHandler {
     private readonly handlers: Readonly<Record<string, Handler | undefined>>,
     private readonly options: DispatcherOptions,
   ) {
-    this.secret = options.secret ?? randomSecret();
     this.supportedVersions = options.supportedVersions ?? [protocol.protocolVersion];
     this.serverMeta = protocol.meta.serverInfo
       ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) })
       : null;
+  }
+
+  /** Made on first use: a server that never seals a state never loads node:crypto. */
+  private get secret(): string | Uint8Array {
+    return (this.sealingSecret ??= this.options.secret ?? randomSecret());
   }
 
   log(message: string): void {
@@ -223,16 +237,29 @@ export class Dispatcher implements MessageHandler {
         // Nothing to answer: cancellation reaches handlers through the transport's signal.
         return { response: null, httpStatus: 202 };
       case "request":
-        try {
-          return await this.request(incoming.message, delivery);
-        } catch (error) {
-          // The contract is never to throw: whatever escaped (a state that cannot be sealed, say) is an internal error.
-          this.log(
-            `mcp-gen server: ${incoming.message.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-          );
-          return this.error(incoming.message.id, ErrorCode.InternalError, "Internal error");
-        }
+        return this.handleRequest(incoming.message, delivery);
     }
+  }
+
+  /**
+   * Answers a message already classified as a request: at once, with no promise, when the handler
+   * answers synchronously (and the method holds no stream open). Never throws, and the promise it
+   * may return never rejects.
+   */
+  handleRequest(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
+    try {
+      return this.request(request, delivery);
+    } catch (error) {
+      return this.escaped(request, error);
+    }
+  }
+
+  /** The contract is never to throw: whatever escaped (a state that cannot be sealed, say) is an internal error. */
+  private escaped(request: JsonRpcRequest, error: unknown): Outcome {
+    this.log(
+      `mcp-gen server: ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return this.error(request.id, ErrorCode.InternalError, "Internal error");
   }
 
   /** Sends a notification to every open `subscriptions/listen` stream that opted into it. */
@@ -291,7 +318,8 @@ export class Dispatcher implements MessageHandler {
     return { response: failure(id, error), httpStatus: statusFor(code, this.protocol) };
   }
 
-  private async request(request: JsonRpcRequest, delivery: Delivery): Promise<Outcome> {
+  /** The request's answer: an outcome when it is ready at once, else a promise that never rejects. */
+  private request(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
     const { protocol } = this;
     const params = request.params ?? {};
     const lifecycle = protocol.lifecycle;
@@ -327,7 +355,7 @@ export class Dispatcher implements MessageHandler {
           `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`,
         );
       clientCapabilities = capabilities;
-      const envelope = delivery.checkEnvelope?.({ method: request.method, params });
+      const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
       const requested = meta[lifecycle.protocolVersionKey];
       if (typeof requested !== "string" || !this.supportedVersions.includes(requested)) {
@@ -345,7 +373,7 @@ export class Dispatcher implements MessageHandler {
       if (request.method === lifecycle.discover)
         return this.answer(request, this.discover(), false);
     } else {
-      const envelope = delivery.checkEnvelope?.({ method: request.method, params });
+      const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
       if (request.method === lifecycle.initialize) {
         // One connection is one session: what the client declares here holds for its later requests.
@@ -426,16 +454,44 @@ export class Dispatcher implements MessageHandler {
     );
     let answer: unknown;
     try {
-      answer = await handler(params, ctx);
+      answer = handler(params, ctx);
     } catch (error) {
-      if (error instanceof RpcError)
-        return this.error(request.id, error.code, error.message, error.data);
-      this.log(
-        `mcp-gen server: handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      return this.error(request.id, ErrorCode.InternalError, "Internal error");
+      return this.handlerFailed(request, error);
     }
+    // A synchronous answer is checked and returned at once; only a handler that returns a promise
+    // costs the request promises of its own.
+    if (!isThenable(answer))
+      return this.complete(request, spec, params, clientCapabilities, answer);
+    return Promise.resolve(answer).then(
+      (value) => {
+        try {
+          return this.complete(request, spec, params, clientCapabilities, value);
+        } catch (error) {
+          return this.escaped(request, error);
+        }
+      },
+      (error: unknown) => this.handlerFailed(request, error),
+    );
+  }
 
+  /** A handler threw (or its promise rejected): its RpcError is the answer, anything else an internal error. */
+  private handlerFailed(request: JsonRpcRequest, error: unknown): Outcome {
+    if (error instanceof RpcError)
+      return this.error(request.id, error.code, error.message, error.data);
+    this.log(
+      `mcp-gen server: handler for ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return this.error(request.id, ErrorCode.InternalError, "Internal error");
+  }
+
+  /** The handler's answer, checked and completed into the response. */
+  private complete(
+    request: JsonRpcRequest,
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    clientCapabilities: Record<string, unknown>,
+    answer: unknown,
+  ): Outcome {
     if (isInputRequired(answer)) {
       if (!spec.inputRequired) {
         this.log(`mcp-gen server: ${request.method} may not answer input_required`);

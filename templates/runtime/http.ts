@@ -6,17 +6,37 @@
  * request. Every protocol rule, and the HTTP status of every answer, is the dispatcher's.
  * Revision-independent; copied verbatim into generated output.
  */
-import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import type * as NodeCrypto from "node:crypto";
+import type * as NodeHttp from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, classify, failure } from "./jsonrpc.js";
+import { createRequire } from "node:module";
+import { ErrorCode, failure, invalidRequest, kindOf } from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
 } from "./jsonrpc.js";
-import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
+import {
+  isThenable,
+  LazyAbort,
+  type Delivery,
+  type MessageHandler,
+  type Outcome,
+} from "./transport.js";
+
+/**
+ * Node's modules this transport needs only sometimes, loaded on first use: `node:http` when it
+ * listens (not when it is mounted on a server of its own, nor in a process that serves stdio),
+ * `node:crypto` when it opens a session. Through `require`: an ESM `import` of a built-in module
+ * evaluates every export (for `node:crypto`, all of Web Crypto), start-up heap for nothing.
+ */
+const requireBuiltin = createRequire("/");
+let http: typeof NodeHttp | undefined;
+let crypto: typeof NodeCrypto | undefined;
+const nodeHttp = (): typeof NodeHttp => (http ??= requireBuiltin("node:http") as typeof NodeHttp);
+const nodeCrypto = (): typeof NodeCrypto =>
+  (crypto ??= requireBuiltin("node:crypto") as typeof NodeCrypto);
 
 // ---------------------------------------------------------------------------
 // Revision data: which request fields the HTTP headers mirror.
@@ -121,14 +141,15 @@ export async function serveHttp(
 ): Promise<HttpServerHandle> {
   const { port, host = "127.0.0.1", ...httpOptions } = options;
   const listener = createHttpHandler(handler, httpOptions);
-  const open = new Set<ServerResponse>();
+  // Answers still open, counted (`close` waits for them); a counter costs a request nothing.
+  let open = 0;
   let drained: (() => void) | undefined;
-  const server = createServer((req, res) => {
-    open.add(res);
-    res.on("close", () => {
-      open.delete(res);
-      if (open.size === 0) drained?.();
-    });
+  const onResponseClose = (): void => {
+    if (--open === 0) drained?.();
+  };
+  const server = nodeHttp().createServer((req, res) => {
+    open++;
+    res.on("close", onResponseClose);
     listener(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -152,7 +173,7 @@ export async function serveHttp(
         );
         server.closeIdleConnections();
         // Answers in flight (streams the dispatcher is ending gracefully) get a moment to finish.
-        if (open.size > 0) {
+        if (open > 0) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, graceMs);
             drained = () => {
@@ -175,11 +196,13 @@ export function createHttpHandler(
   handler: MessageHandler,
   options: HttpOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const path = options.path ?? DEFAULT_PATH;
+  const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
+  const allowedOrigins = options.allowedOrigins ?? options.allowedHosts ?? LOOPBACK_HOSTS;
   const config: Config = {
     handler,
-    path: options.path ?? DEFAULT_PATH,
-    allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
-    allowedOrigins: options.allowedOrigins ?? options.allowedHosts ?? LOOPBACK_HOSTS,
+    path,
+    pathIsCanonical: pathOf(path) === path,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
@@ -188,41 +211,74 @@ export function createHttpHandler(
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
     },
+    hostAllowed: new LastAnswer((host) => hostAllowed(host, allowedHosts)),
+    originAllowed: new LastAnswer((origin) => originAllowed(origin, allowedOrigins)),
+    acceptance: new LastAnswer(acceptance),
+    isJsonContentType: new LastAnswer(isJsonContentType),
   };
   return (req, res) => {
-    serve(config, req, res).catch((error: unknown) => {
-      config.log(
-        `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      if (!res.headersSent) reject(res, 500, ErrorCode.InternalError, "Internal error");
-      else res.destroy();
-    });
+    try {
+      serve(config, req, res);
+    } catch (error) {
+      failed(config, res, error);
+    }
   };
 }
 
 interface Config {
   handler: MessageHandler;
   path: string;
-  allowedHosts: readonly string[];
-  allowedOrigins: readonly string[];
+  /** Whether `path` is its own normal form, so that a request URL equal to it is the endpoint. */
+  pathIsCanonical: boolean;
   maxBodyBytes: number;
   rules: HeaderRules;
   keepAliveMs: number;
   sessions: SessionStore;
   log(message: string): void;
+  // The checks of header values, each remembering its last answer: a client's requests repeat the
+  // same headers, and parsing them anew cost every request a dozen objects.
+  hostAllowed: LastAnswer<boolean>;
+  originAllowed: LastAnswer<boolean>;
+  acceptance: LastAnswer<Acceptance>;
+  isJsonContentType: LastAnswer<boolean>;
 }
 
-async function serve(config: Config, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** A pure function of a header value, with its answer for the last value it was asked about. */
+class LastAnswer<T> {
+  private value: string | undefined = undefined;
+  private answer: T | undefined = undefined;
+
+  constructor(private readonly compute: (value: string) => T) {}
+
+  of(value: string): T {
+    if (value !== this.value || this.answer === undefined) {
+      this.answer = this.compute(value);
+      this.value = value;
+    }
+    return this.answer;
+  }
+}
+
+/** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
+function failed(config: Config, res: ServerResponse, error: unknown): void {
+  config.log(
+    `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  if (!res.headersSent) reject(res, 500, ErrorCode.InternalError, "Internal error");
+  else res.destroy();
+}
+
+function serve(config: Config, req: IncomingMessage, res: ServerResponse): void {
   // DNS-rebinding protection comes before anything else.
   const host = req.headers.host;
-  if (host === undefined || !hostAllowed(host, config.allowedHosts)) {
+  if (host === undefined || !config.hostAllowed.of(host)) {
     return reject(res, 403, ErrorCode.InvalidRequest, "Forbidden: Host header not allowed");
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, config.allowedOrigins)) {
+  if (origin !== undefined && !config.originAllowed.of(origin)) {
     return reject(res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
   }
-  if (pathOf(req.url) !== config.path)
+  if (!(config.pathIsCanonical && req.url === config.path) && pathOf(req.url) !== config.path)
     return reject(res, 404, ErrorCode.InvalidRequest, "Not found");
   if (req.method !== "POST") {
     return reject(
@@ -233,7 +289,8 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
       { Allow: "POST" },
     );
   }
-  const accepts = acceptance(req.headers.accept);
+  const accept = req.headers.accept;
+  const accepts = accept === undefined ? ACCEPTS_ANY : config.acceptance.of(accept);
   if (!accepts.json && !accepts.sse) {
     return reject(
       res,
@@ -242,8 +299,10 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
       "Not acceptable: Accept must allow application/json or text/event-stream",
     );
   }
+  const contentType = req.headers["content-type"];
   if (
-    !isJsonContentType(req.headers["content-type"]) ||
+    contentType === undefined ||
+    !config.isJsonContentType.of(contentType) ||
     !isIdentityEncoding(req.headers["content-encoding"])
   ) {
     return reject(
@@ -257,217 +316,352 @@ async function serve(config: Config, req: IncomingMessage, res: ServerResponse):
   // A session exists only once a dispatcher kept something in it (a stateful revision's handshake);
   // an id the server does not know (any more) is answered 404, so the client starts a new one.
   const sessionId = req.headers["mcp-session-id"];
-  let session: Record<string, unknown> = {};
+  let session: Record<string, unknown> | undefined;
   if (typeof sessionId === "string") {
-    const known = config.sessions.get(sessionId);
-    if (!known) return reject(res, 404, ErrorCode.InvalidRequest, "Session not found");
-    session = known;
+    session = config.sessions.get(sessionId);
+    if (!session) return reject(res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
 
-  const body = await readBody(req, config.maxBodyBytes);
-  if (body === "aborted") return;
-  if (body === "too-large") {
-    return reject(
-      res,
-      413,
-      ErrorCode.InvalidRequest,
-      `Payload too large: the limit is ${config.maxBodyBytes} bytes`,
-      { Connection: "close" },
-    );
+  const exchange = new Exchange(config, req, res, accepts, session);
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
+    req.resume();
+    return exchange.received("too-large");
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-  } catch {
-    return reject(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
-  }
-  const incoming = classify(value);
-  switch (incoming.kind) {
-    case "invalid":
-      return sendJson(res, 400, incoming.error);
-    case "request":
-      return answerRequest(
-        config,
-        req,
-        res,
-        incoming.message,
-        accepts,
-        session,
-        typeof sessionId === "string",
-      );
-    case "notification":
-    case "response":
-      return acceptOneWay(config, res, incoming.message, session);
-  }
+  // The body is read by listeners shared by every request, which find their exchange on `req`.
+  (req as Carrier)[EXCHANGE] = exchange;
+  req.on("data", onBodyData);
+  req.on("end", onBodyEnd);
+  req.on("error", onBodyError);
+  req.on("close", onBodyClose);
 }
 
-/** Notifications and responses: the dispatcher acts on them; accepted ones get 202 and no body. */
-async function acceptOneWay(
-  config: Config,
-  res: ServerResponse,
-  message: JsonRpcNotification | JsonRpcResponse,
-  session: Record<string, unknown>,
-): Promise<void> {
-  const controller = new LazyAbort();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort(new Error("client disconnected"));
-  });
-  let warned = false;
-  const delivery: Delivery = {
-    notify(notification) {
-      if (warned) return;
-      warned = true;
-      config.log(
-        `mcp http: dropped ${notification.method}: a notification POST has no response stream`,
-      );
-    },
-    get signal() {
-      return controller.signal;
-    },
-    session,
-  };
-  const outcome = await handleSafely(config, message, delivery, undefined);
-  if (res.destroyed) return;
-  if (outcome.response !== null) return sendJson(res, outcome.httpStatus, outcome.response);
-  res.writeHead(outcome.httpStatus >= 200 && outcome.httpStatus < 300 ? 202 : outcome.httpStatus);
-  res.end();
+// ---------------------------------------------------------------------------
+// One exchange: a request's body, its delivery, its answer
+// ---------------------------------------------------------------------------
+
+const EXCHANGE: unique symbol = Symbol("mcp exchange");
+type Carrier = { [EXCHANGE]?: Exchange };
+
+function onBodyData(this: IncomingMessage, chunk: Buffer): void {
+  (this as Carrier)[EXCHANGE]?.bodyChunk(chunk);
+}
+
+function onBodyEnd(this: IncomingMessage): void {
+  (this as Carrier)[EXCHANGE]?.bodyEnd(true);
+}
+
+function onBodyError(this: IncomingMessage): void {
+  (this as Carrier)[EXCHANGE]?.received("aborted");
+}
+
+function onBodyClose(this: IncomingMessage): void {
+  (this as Carrier)[EXCHANGE]?.bodyEnd(this.complete);
+}
+
+function onAnswerClose(this: ServerResponse): void {
+  (this as Carrier)[EXCHANGE]?.closed();
 }
 
 /**
- * Requests: one JSON body, unless the dispatcher notifies before its outcome is ready and the
- * client accepts SSE; then an SSE stream carrying the notifications and finally the response.
+ * One HTTP request from its headers to its answer: it reads the body, then is the delivery the
+ * handler gets (a class with its getter and methods on the prototype: see `Delivery`), and writes
+ * the answer, as one JSON body, or as an SSE stream once the handler notifies before its outcome
+ * is ready and the client accepts SSE. An answer ready at once is written at once, with no promise.
  */
-async function answerRequest(
-  config: Config,
-  req: IncomingMessage,
-  res: ServerResponse,
-  message: JsonRpcRequest,
-  accepts: Acceptance,
-  session: Record<string, unknown>,
-  inSession: boolean,
-): Promise<void> {
-  const controller = new LazyAbort();
-  // Written by the closures below; the cast keeps TypeScript from narrowing it to "pending".
-  let state = "pending" as "pending" | "streaming" | "done";
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
-  let warned = false;
-  const stop = (): void => {
-    if (keepAlive !== undefined) clearInterval(keepAlive);
-    keepAlive = undefined;
-  };
-  res.on("close", () => {
-    stop();
-    // Closing the response stream is the client's cancellation of the request.
-    if (!res.writableFinished) controller.abort(new Error("client disconnected"));
-  });
-  const startStream = (): void => {
-    state = "streaming";
-    res.writeHead(200, SSE_HEADERS);
-    res.flushHeaders();
-    if (config.keepAliveMs > 0) {
-      keepAlive = setInterval(() => res.write(": keep-alive\n\n"), config.keepAliveMs);
-      keepAlive.unref();
+class Exchange extends LazyAbort implements Delivery {
+  /** The body so far: its first chunk, and all of them once there are more. */
+  private first: Buffer | null = null;
+  private chunks: Buffer[] | null = null;
+  private size = 0;
+  private reading = true;
+  /** The request being answered; `null` for a notification or response (a one-way message). */
+  private request: JsonRpcRequest | null = null;
+  private state: "pending" | "streaming" | "done" = "pending";
+  private keepAlive: ReturnType<typeof setInterval> | undefined = undefined;
+  private warned = false;
+  /** Whether the request named its session (`Mcp-Session-Id`). */
+  private readonly inSession: boolean;
+
+  constructor(
+    private readonly config: Config,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly accepts: Acceptance,
+    /** The session the request named; else one made when the dispatcher first asks for it. */
+    private sessionRecord: Record<string, unknown> | undefined,
+  ) {
+    super();
+    this.inSession = sessionRecord !== undefined;
+  }
+
+  get session(): Record<string, unknown> {
+    return (this.sessionRecord ??= {});
+  }
+
+  bodyChunk(chunk: Buffer): void {
+    if (!this.reading) return;
+    this.size += chunk.length;
+    if (this.size > this.config.maxBodyBytes) {
+      this.first = null;
+      this.chunks = null;
+      // Past the limit, bytes are no longer kept but still drained, so that a client still
+      // uploading gets its 413.
+      this.received("too-large");
+    } else if (this.first === null) this.first = chunk;
+    else (this.chunks ??= [this.first]).push(chunk);
+  }
+
+  bodyEnd(complete: boolean): void {
+    if (!this.reading) return;
+    if (!complete) return this.received("aborted");
+    const body =
+      this.chunks !== null ? Buffer.concat(this.chunks, this.size) : (this.first ?? EMPTY);
+    this.first = null;
+    this.chunks = null;
+    this.received(body);
+  }
+
+  /** The body has been read (or could not be): answer it. Runs once. */
+  received(body: Buffer | "too-large" | "aborted"): void {
+    if (!this.reading) return;
+    this.reading = false;
+    try {
+      this.answerBody(body);
+    } catch (error) {
+      failed(this.config, this.res, error);
     }
-  };
+  }
 
-  const delivery: Delivery = {
-    notify(notification) {
-      // Nothing may follow the response, or anything once the client has gone.
-      if (state === "done" || controller.aborted || res.destroyed) return;
-      if (state === "pending") {
-        if (!accepts.sse) {
-          if (!warned)
-            config.log(
-              `mcp http: dropped ${notification.method} (and any later notifications): the client accepts only application/json`,
-            );
-          warned = true;
-          return;
-        }
-        startStream();
+  private answerBody(body: Buffer | "too-large" | "aborted"): void {
+    const { config, res } = this;
+    if (body === "aborted") return;
+    if (body === "too-large") {
+      return reject(
+        res,
+        413,
+        ErrorCode.InvalidRequest,
+        `Payload too large: the limit is ${config.maxBodyBytes} bytes`,
+        { Connection: "close" },
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(decodeUtf8(body));
+    } catch {
+      return reject(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
+    }
+    const kind = kindOf(value);
+    if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
+    (res as Carrier)[EXCHANGE] = this;
+    res.on("close", onAnswerClose);
+    if (kind === "request") {
+      const request = value as JsonRpcRequest;
+      this.request = request;
+      let outcome: unknown;
+      try {
+        outcome = config.handler.handleRequest
+          ? config.handler.handleRequest(request, this)
+          : config.handler.handle(request, this);
+      } catch (error) {
+        outcome = this.handlerThrew(error);
       }
-      const line = serialize(notification);
-      if (line === undefined)
-        config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
-      else res.write(sseEvent(line));
-    },
-    get signal() {
-      return controller.signal;
-    },
-    session,
-    checkEnvelope: (request) => checkHeaders(req.headers, request, config.rules),
-  };
+      this.settle(outcome);
+    } else {
+      let outcome: unknown;
+      try {
+        outcome = config.handler.handle(value, new OneWayDelivery(this));
+      } catch (error) {
+        outcome = this.handlerThrew(error);
+      }
+      this.settle(outcome);
+    }
+  }
 
-  const outcome = await handleSafely(config, message, delivery, message);
-  const streamed = state === "streaming";
-  state = "done";
-  stop();
-  if (controller.aborted || res.destroyed) return;
-
-  let response = outcome.response;
-  let line = response === null ? undefined : serialize(response);
-  let status = outcome.httpStatus;
-  if (response !== null && line === undefined) {
-    config.log(`mcp http: the response to ${message.method} is not serializable as JSON`);
-    response = failure(message.id, {
-      code: ErrorCode.InternalError,
-      message: "Internal error: unserializable response",
-    });
-    line = serialize(response);
-    status = 500;
-  }
-  if (streamed) {
-    if (line !== undefined) res.write(sseEvent(line));
-    res.end();
-    return;
-  }
-  // A client that takes only SSE gets its successes as a stream; error statuses always go out as
-  // JSON, since their status code carries the meaning.
-  if (!accepts.json && status >= 200 && status < 300) {
-    res.writeHead(status, SSE_HEADERS);
-    res.end(line === undefined ? "" : sseEvent(line));
-    return;
-  }
-  if (line === undefined) {
-    res.writeHead(status);
-    res.end();
-    return;
-  }
-  const headers: Record<string, string | number> = {
-    "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(line),
-  };
-  if (!inSession && Object.keys(session).length > 0)
-    headers["Mcp-Session-Id"] = config.sessions.add(session);
-  res.writeHead(status, headers);
-  res.end(line);
-}
-
-/** The dispatcher never throws by contract; should it, the answer is an internal error. */
-async function handleSafely(
-  config: Config,
-  message: unknown,
-  delivery: Delivery,
-  request: JsonRpcRequest | undefined,
-): Promise<Outcome> {
-  try {
-    return await config.handler.handle(message, delivery);
-  } catch (error) {
-    config.log(
+  /** The dispatcher never throws by contract; should it, the answer is an internal error. */
+  private handlerThrew(error: unknown): Outcome {
+    this.config.log(
       `mcp http: the handler threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
     return {
       response:
-        request === undefined
+        this.request === null
           ? null
-          : failure(request.id, { code: ErrorCode.InternalError, message: "Internal error" }),
+          : failure(this.request.id, { code: ErrorCode.InternalError, message: "Internal error" }),
       httpStatus: 500,
     };
   }
+
+  /** Answers with the outcome now if it is ready, else once it is. */
+  private settle(outcome: unknown): void {
+    if (!isThenable(outcome)) return this.answer(outcome as Outcome);
+    Promise.resolve(outcome as PromiseLike<Outcome>)
+      .then(
+        (settled) => this.answer(settled),
+        (error: unknown) => this.answer(this.handlerThrew(error)),
+      )
+      .catch((error: unknown) => failed(this.config, this.res, error));
+  }
+
+  /** The answer's stream closed: the client's cancellation, when it came before the answer. */
+  closed(): void {
+    this.stopKeepAlive();
+    if (!this.res.writableFinished) this.abort(new Error("client disconnected"));
+  }
+
+  private stopKeepAlive(): void {
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  /** The headers that mirror the body, against it (the dispatcher calls this). */
+  checkEnvelope(request: {
+    method: string;
+    params: Record<string, unknown>;
+  }): JsonRpcErrorObject | null {
+    return checkHeaders(this.req.headers, request, this.config.rules);
+  }
+
+  /** A notification POST has no response stream: what it notifies is dropped, with one warning. */
+  dropNotification(notification: JsonRpcNotification): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.config.log(
+      `mcp http: dropped ${notification.method}: a notification POST has no response stream`,
+    );
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    const { config, res } = this;
+    // Nothing may follow the response, or anything once the client has gone.
+    if (this.state === "done" || this.aborted || res.destroyed) return;
+    if (this.state === "pending") {
+      if (!this.accepts.sse) {
+        if (!this.warned)
+          config.log(
+            `mcp http: dropped ${notification.method} (and any later notifications): the client accepts only application/json`,
+          );
+        this.warned = true;
+        return;
+      }
+      this.startStream();
+    }
+    const line = serialize(notification);
+    if (line === undefined)
+      config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
+    else res.write(sseEvent(line));
+  }
+
+  private startStream(): void {
+    const { res } = this;
+    this.state = "streaming";
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    if (this.config.keepAliveMs > 0) {
+      this.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), this.config.keepAliveMs);
+      this.keepAlive.unref();
+    }
+  }
+
+  private answer(outcome: Outcome): void {
+    const { res, request } = this;
+    if (request === null) {
+      // Notifications and responses: the dispatcher acts on them; accepted ones get 202 and no body.
+      if (res.destroyed) return;
+      if (outcome.response !== null) return sendJson(res, outcome.httpStatus, outcome.response);
+      res.writeHead(
+        outcome.httpStatus >= 200 && outcome.httpStatus < 300 ? 202 : outcome.httpStatus,
+      );
+      res.end();
+      return;
+    }
+    const streamed = this.state === "streaming";
+    this.state = "done";
+    this.stopKeepAlive();
+    if (this.aborted || res.destroyed) return;
+
+    let response = outcome.response;
+    let line = response === null ? undefined : serialize(response);
+    let status = outcome.httpStatus;
+    if (response !== null && line === undefined) {
+      this.config.log(`mcp http: the response to ${request.method} is not serializable as JSON`);
+      response = failure(request.id, {
+        code: ErrorCode.InternalError,
+        message: "Internal error: unserializable response",
+      });
+      line = serialize(response);
+      status = 500;
+    }
+    if (streamed) {
+      if (line !== undefined) res.write(sseEvent(line));
+      res.end();
+      return;
+    }
+    // A client that takes only SSE gets its successes as a stream; error statuses always go out as
+    // JSON, since their status code carries the meaning.
+    if (!this.accepts.json && status >= 200 && status < 300) {
+      res.writeHead(status, SSE_HEADERS);
+      res.end(line === undefined ? "" : sseEvent(line));
+      return;
+    }
+    if (line === undefined) {
+      res.writeHead(status);
+      res.end();
+      return;
+    }
+    const headers: Record<string, string | number> = {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(line),
+    };
+    // A new session, once the dispatcher has kept something in it.
+    if (!this.inSession && this.sessionRecord !== undefined && hasKeys(this.sessionRecord))
+      headers["Mcp-Session-Id"] = this.config.sessions.add(this.sessionRecord);
+    res.writeHead(status, headers);
+    res.end(line);
+  }
+}
+
+/** The delivery of a notification or response: the exchange's signal and session, no stream. */
+class OneWayDelivery implements Delivery {
+  constructor(private readonly exchange: Exchange) {}
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+
+  get session(): Record<string, unknown> {
+    return this.exchange.session;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    this.exchange.dropNotification(notification);
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** `Object.keys(record).length > 0`, without the array. */
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------
 // Framing helpers
 // ---------------------------------------------------------------------------
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body as text, as a strict UTF-8 decoder gives it (throwing on invalid UTF-8, dropping a
+ * leading byte order mark). Invalid UTF-8 always decodes to some U+FFFD, so only a body showing
+ * one goes through the strict decoder.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  if (text.includes("\uFFFD")) return utf8.decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /** One line of JSON, or undefined when the value cannot be serialized. */
 function serialize(message: unknown): string | undefined {
@@ -508,44 +702,6 @@ function reject(
   sendJson(res, status, failure(undefined, { code, message }), headers);
 }
 
-/**
- * Reads the body up to `limit` bytes. Past the limit it stops keeping bytes but goes on draining
- * them, so that the 413 can be delivered to a client still uploading.
- */
-function readBody(
-  req: IncomingMessage,
-  limit: number,
-): Promise<Uint8Array | "too-large" | "aborted"> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.resolve("too-large");
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (result: Uint8Array | "too-large" | "aborted"): void => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    req.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        settle("too-large");
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    req.on("end", () => settle(Buffer.concat(chunks)));
-    req.on("error", () => settle("aborted"));
-    req.on("close", () => settle(req.complete ? Buffer.concat(chunks) : "aborted"));
-  });
-}
-
 function pathOf(url: string | undefined): string | undefined {
   try {
     return new URL(url ?? "/", "http://localhost").pathname;
@@ -558,6 +714,8 @@ interface Acceptance {
   json: boolean;
   sse: boolean;
 }
+
+const ACCEPTS_ANY: Acceptance = Object.freeze({ json: true, sse: true });
 
 /** Which of the two response media types `Accept` allows (q-values honoured; absent: any). */
 function acceptance(header: string | undefined): Acceptance {
@@ -808,7 +966,7 @@ class SessionStore {
   }
 
   add(session: Record<string, unknown>): string {
-    const id = randomUUID();
+    const id = nodeCrypto().randomUUID();
     this.sessions.set(id, session);
     if (this.sessions.size > this.max) this.sessions.delete(this.sessions.keys().next().value!);
     return id;

@@ -89,6 +89,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isId = (value: unknown): value is JsonRpcId =>
   typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
+/** The answer to a framed message that is not JSON. */
+export function parseError(): JsonRpcFailure {
+  return failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid JSON" });
+}
+
 /**
  * Parses one framed message (a stdio line, an HTTP body). Invalid JSON is a parse error; valid JSON
  * that is not a JSON-RPC 2.0 message is an invalid request, answered with its id when it has a
@@ -99,23 +104,40 @@ export function parseMessage(text: string): Incoming {
   try {
     value = JSON.parse(text);
   } catch {
-    return {
-      kind: "invalid",
-      error: failure(undefined, {
-        code: ErrorCode.ParseError,
-        message: "Parse error: not valid JSON",
-      }),
-    };
+    return { kind: "invalid", error: parseError() };
   }
   return classify(value);
 }
 
+/**
+ * What an already-parsed value is, as `classify` would name it, without allocating: the transports'
+ * path for every message. `invalidRequest` gives an invalid value's error response.
+ */
+export function kindOf(value: unknown): Incoming["kind"] {
+  if (!isRecord(value) || value.jsonrpc !== "2.0") return "invalid";
+  const rawId = value.id;
+  const id = isId(rawId) ? rawId : undefined;
+  if (rawId !== undefined && id === undefined) return "invalid";
+  if ("method" in value) {
+    if (typeof value.method !== "string") return "invalid";
+    if ("params" in value && !isRecord(value.params)) return "invalid";
+    return id === undefined ? "notification" : "request";
+  }
+  return id !== undefined && ("result" in value || "error" in value) ? "response" : "invalid";
+}
+
 /** Classifies an already-parsed value, as `parseMessage` does. */
 export function classify(value: unknown): Incoming {
-  const invalid = (message: string, id?: JsonRpcId): Incoming => ({
-    kind: "invalid",
-    error: failure(id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message}` }),
-  });
+  const kind = kindOf(value);
+  return kind === "invalid"
+    ? { kind, error: invalidRequest(value) }
+    : ({ kind, message: value } as Incoming);
+}
+
+/** The answer to a value `kindOf` finds invalid: what is wrong with it, with its id when it has a usable one. */
+export function invalidRequest(value: unknown): JsonRpcFailure {
+  const invalid = (message: string, id?: JsonRpcId): JsonRpcFailure =>
+    failure(id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message}` });
   if (!isRecord(value))
     return invalid(Array.isArray(value) ? "batches are not supported" : "not an object");
   const id = isId(value.id) ? value.id : undefined;
@@ -124,14 +146,7 @@ export function classify(value: unknown): Incoming {
     return invalid('"id" must be a string or a number');
   if ("method" in value) {
     if (typeof value.method !== "string") return invalid('"method" must be a string', id);
-    if ("params" in value && !isRecord(value.params))
-      return invalid('"params" must be an object', id);
-    if (id === undefined)
-      return { kind: "notification", message: value as unknown as JsonRpcNotification };
-    return { kind: "request", message: value as unknown as JsonRpcRequest };
-  }
-  if (id !== undefined && ("result" in value || "error" in value)) {
-    return { kind: "response", message: value as unknown as JsonRpcResponse };
+    return invalid('"params" must be an object', id);
   }
   return invalid('a message needs "method", or "result"/"error" with an "id"', id);
 }

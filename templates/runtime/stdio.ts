@@ -10,11 +10,22 @@ import type { Readable, Writable } from "node:stream";
 import {
   ErrorCode,
   failure,
-  parseMessage,
+  invalidRequest,
+  kindOf,
+  parseError,
+  type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
 } from "./jsonrpc.js";
-import { LazyAbort, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
+import {
+  isThenable,
+  LazyAbort,
+  type Delivery,
+  type MessageHandler,
+  type Outcome,
+} from "./transport.js";
 
 export interface StdioOptions {
   /** Where messages come from; defaults to `process.stdin`. */
@@ -47,8 +58,13 @@ export interface StdioServer {
 }
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** The largest buffer for the start of a line kept from one line to the next. */
+const RETAINED_CARRY_BYTES = 64 * 1024;
+/** Lines longer than this (in UTF-16 units) are written apart from their newline. */
+const LONG_LINE = 64 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
+const BOM = 0xfeff;
 
 /** Serves `handler` over newline-delimited JSON-RPC until the input ends. */
 export function serveStdio(handler: MessageHandler, options: StdioOptions = {}): StdioServer {
@@ -119,8 +135,14 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       return false;
     }
     try {
+      // A long line goes out before its newline: appending the newline would copy all of it.
+      let flowing: boolean;
+      if (line.length > LONG_LINE) {
+        writeOut(line);
+        flowing = writeOut("\n");
+      } else flowing = writeOut(`${line}\n`);
       // Back-pressure: stop reading new requests until the peer catches up with our output.
-      if (!writeOut(`${line}\n`) && !closing && !pausedForOutput) {
+      if (!flowing && !closing && !pausedForOutput) {
         pausedForOutput = true;
         input.pause();
       }
@@ -132,8 +154,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   };
 
   const sendResponse = (outcome: Outcome): void => {
-    const response = outcome.response;
-    if (response === null) return;
+    const response = outcome?.response;
+    if (response === null || response === undefined) return;
     if (send(response) || !outputOpen) return;
     // A response that cannot be serialised (a BigInt, a cycle) still gets an answer.
     if (response.id !== undefined) {
@@ -153,15 +175,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   // ---- in-flight requests -------------------------------------------------------------------
 
-  interface InFlight {
-    readonly abort: LazyAbort;
-    /** The peer cancelled it: nothing more may be sent for it. */
-    cancelled: boolean;
-    /** Its response has been written (or suppressed). */
-    done: boolean;
-  }
-  const inFlight = new Map<string, Set<InFlight>>();
-  /** Requests and notifications still being handled, and who waits for them all to finish. */
+  /** Requests and notifications still being handled asynchronously, and who waits for them all to finish. */
   let pending = 0;
   let drained: (() => void) | null = null;
   /** The signal for notifications and responses: aborted when the connection goes away. */
@@ -169,109 +183,210 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   /** One stdio connection is one session. */
   const session: Record<string, unknown> = {};
 
-  const idKey = (id: JsonRpcId): string => `${typeof id}:${String(id)}`;
+  /**
+   * One request, from the moment it is read until its response is written: the handler's view of
+   * the transport (a `Delivery`), its abort signal, and its place in the list of requests in flight
+   * (which cancellation searches by id). One object per request, its behaviour on the prototype.
+   */
+  class InFlight extends LazyAbort implements Delivery {
+    readonly session = session;
+    /** The peer cancelled it: nothing more may be sent for it. */
+    cancelled = false;
+    /** Its response has been written (or suppressed). */
+    done = false;
+    /** An answer given at once, written when the chunk that carried the request has been read. */
+    outcome: Outcome | null = null;
+    previous: InFlight | null = null;
+    next: InFlight | null = null;
+    /** The next answer waiting to be written. */
+    nextReady: InFlight | null = null;
+
+    constructor(readonly id: JsonRpcId) {
+      super();
+    }
+
+    notify(notification: JsonRpcNotification): void {
+      if (this.cancelled) return;
+      if (this.done) {
+        log(`dropped a notification sent after request ${JSON.stringify(this.id)} completed`);
+        return;
+      }
+      send(notification);
+    }
+  }
+
+  // The requests in flight, oldest first: a list threaded through the requests themselves, so
+  // that tracking one allocates nothing (a Map keyed by id, with a Set per key, cost several
+  // objects per request, some of which outlived it in the old generation).
+  let oldest: InFlight | null = null;
+  let newest: InFlight | null = null;
+  // Answers given at once, oldest first, waiting for the end of the chunk.
+  let firstReady: InFlight | null = null;
+  let lastReady: InFlight | null = null;
+
+  const track = (entry: InFlight): void => {
+    entry.previous = newest;
+    if (newest) newest.next = entry;
+    else oldest = entry;
+    newest = entry;
+  };
+
+  const untrack = (entry: InFlight): void => {
+    if (entry.previous) entry.previous.next = entry.next;
+    else oldest = entry.next;
+    if (entry.next) entry.next.previous = entry.previous;
+    else newest = entry.previous;
+    entry.previous = null;
+    entry.next = null;
+  };
 
   const cancel = (id: JsonRpcId, reason: unknown): void => {
-    for (const entry of inFlight.get(idKey(id)) ?? []) {
-      if (entry.cancelled || entry.done) continue;
+    for (let entry = oldest; entry; entry = entry.next) {
+      // `===` matches ids as a key of type and text would: 1 and "1" differ, 0 and -0 do not.
+      if (entry.id !== id || entry.cancelled || entry.done) continue;
       entry.cancelled = true;
-      entry.abort.abort(
-        abortReason(typeof reason === "string" ? reason : "The request was cancelled"),
-      );
+      entry.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
     }
   };
 
-  const track = (work: Promise<void>): void => {
-    // A counter rather than a set of promises: nothing per message beyond the work itself.
+  /** Writes a request's response, unless the peer cancelled it, and forgets the request. */
+  const finish = (entry: InFlight, outcome: Outcome): void => {
+    entry.done = true;
+    untrack(entry);
+    // A cancelled request gets no response: the peer has stopped waiting for it.
+    if (!entry.cancelled) sendResponse(outcome);
+  };
+
+  const failed = (entry: InFlight, error: unknown): Outcome => {
+    log(`handler failed on request ${JSON.stringify(entry.id)}: ${describe(error)}`);
+    return {
+      response: failure(entry.id, { code: ErrorCode.InternalError, message: "Internal error" }),
+      httpStatus: 500,
+    };
+  };
+
+  /**
+   * Writes the answers given at once. They wait until the chunk that carried their requests has
+   * been read, as an answer that takes a promise does, so that a cancellation later in the same
+   * chunk still suppresses them.
+   */
+  const writeReady = (): void => {
+    while (firstReady) {
+      const entry = firstReady;
+      firstReady = entry.nextReady;
+      if (!firstReady) lastReady = null;
+      entry.nextReady = null;
+      const outcome = entry.outcome!;
+      entry.outcome = null;
+      finish(entry, outcome);
+    }
+  };
+
+  /** Settles one request with its handler's answer: at once when it is ready, else when it is. */
+  const answer = (entry: InFlight, outcome: unknown): void => {
+    if (!isThenable(outcome)) {
+      entry.outcome = outcome as Outcome;
+      if (lastReady) lastReady.nextReady = entry;
+      else firstReady = entry;
+      lastReady = entry;
+      return;
+    }
+    pending++;
+    const settle = (settled: Outcome): void => {
+      try {
+        finish(entry, settled);
+      } finally {
+        if (--pending === 0) drained?.();
+      }
+    };
+    Promise.resolve(outcome as PromiseLike<Outcome>).then(settle, (error: unknown) =>
+      settle(failed(entry, error)),
+    );
+  };
+
+  const dispatchRequest = (request: JsonRpcRequest): void => {
+    const entry = new InFlight(request.id);
+    track(entry);
+    if (closing) entry.abort(abortReason("The connection is closing"));
+    let outcome: unknown;
+    try {
+      outcome = handler.handleRequest
+        ? handler.handleRequest(request, entry)
+        : handler.handle(request, entry);
+    } catch (error) {
+      outcome = failed(entry, error);
+    }
+    answer(entry, outcome);
+  };
+
+  /** What notifications and responses get: the connection's signal, and its output. */
+  const connectionDelivery: Delivery = {
+    signal: connection.signal,
+    session,
+    notify: (notification) => void send(notification),
+  };
+  const notificationFailed = (error: unknown): void =>
+    log(`handler failed on a notification: ${describe(error)}`);
+  const responseFailed = (error: unknown): void =>
+    log(`handler failed on a response: ${describe(error)}`);
+
+  const dispatchOther = (
+    value: Record<string, unknown>,
+    kind: "notification" | "response",
+  ): void => {
+    if (kind === "notification" && value["method"] === cancelledMethod) {
+      const params = value["params"] as Record<string, unknown> | undefined;
+      const requestId = params?.["requestId"];
+      if (
+        typeof requestId === "string" ||
+        (typeof requestId === "number" && Number.isFinite(requestId))
+      ) {
+        cancel(requestId, params?.["reason"]);
+      }
+    }
     pending++;
     const done = (): void => {
       if (--pending === 0) drained?.();
     };
-    void work.then(done, done);
-  };
-
-  const dispatch = (
-    value: Record<string, unknown>,
-    kind: "request" | "notification" | "response",
-  ): void => {
-    if (kind !== "request") {
-      if (kind === "notification" && value["method"] === cancelledMethod) {
-        const params = value["params"] as Record<string, unknown> | undefined;
-        const requestId = params?.["requestId"];
-        if (
-          typeof requestId === "string" ||
-          (typeof requestId === "number" && Number.isFinite(requestId))
-        ) {
-          cancel(requestId, params?.["reason"]);
-        }
-      }
-      const delivery: Delivery = {
-        signal: connection.signal,
-        session,
-        notify: (notification) => void send(notification),
-      };
-      track(
-        invoke(handler, value, delivery).then(
-          (outcome) => sendResponse(outcome),
-          (error: unknown) => log(`handler failed on a ${kind}: ${describe(error)}`),
-        ),
-      );
-      return;
-    }
-
-    const id = value["id"] as JsonRpcId;
-    const key = idKey(id);
-    const entry: InFlight = { abort: new LazyAbort(), cancelled: false, done: false };
-    let entries = inFlight.get(key);
-    if (!entries) inFlight.set(key, (entries = new Set()));
-    entries.add(entry);
-    if (closing) entry.abort.abort(abortReason("The connection is closing"));
-
-    const delivery: Delivery = {
-      session,
-      get signal() {
-        return entry.abort.signal;
-      },
-      notify: (notification) => {
-        if (entry.cancelled) return;
-        if (entry.done) {
-          log(`dropped a notification sent after request ${JSON.stringify(id)} completed`);
-          return;
-        }
-        send(notification);
-      },
-    };
-    const finish = (outcome: Outcome): void => {
-      entry.done = true;
-      const set = inFlight.get(key);
-      set?.delete(entry);
-      if (set?.size === 0) inFlight.delete(key);
-      // A cancelled request gets no response: the peer has stopped waiting for it.
-      if (!entry.cancelled) sendResponse(outcome);
-    };
-    track(
-      invoke(handler, value, delivery).then(finish, (error: unknown) => {
-        log(`handler failed on request ${JSON.stringify(id)}: ${describe(error)}`);
-        finish({
-          response: failure(id, { code: ErrorCode.InternalError, message: "Internal error" }),
-          httpStatus: 500,
-        });
-      }),
-    );
+    invoke(handler, value, connectionDelivery)
+      .then(sendResponse, kind === "notification" ? notificationFailed : responseFailed)
+      .then(done, done);
   };
 
   // ---- framing ------------------------------------------------------------------------------
 
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  let parts: Buffer[] = [];
-  let bufferedBytes = 0;
-  let lastBufferedByte: number | undefined;
+  /**
+   * The start of a line that began in an earlier chunk, copied into a buffer kept from line to
+   * line (up to RETAINED_CARRY_BYTES; a larger one, grown for one long line, is let go after it).
+   */
+  let carry: Buffer | null = null;
+  let carried = 0;
   /** Inside an over-long line: everything up to the next newline is dropped. */
   let discarding = false;
 
   /** Whether a line of `length` bytes ending in `last` is over the limit (a trailing CR is free). */
   const tooLong = (length: number, last: number | undefined): boolean =>
     length > maxLineBytes && !(length === maxLineBytes + 1 && last === CR);
+
+  /** Appends `bytes[start, end)` to the carried start of a line. */
+  const keep = (bytes: Buffer, start: number, end: number): void => {
+    const needed = carried + (end - start);
+    if (carry === null || carry.length < needed) {
+      // Doubling, capped at the longest line there can be (a CR past the limit included).
+      const size = Math.max(needed, Math.min((carry?.length ?? 0) * 2, maxLineBytes + 1), 1024);
+      const grown = Buffer.allocUnsafeSlow(size);
+      if (carry !== null && carried > 0) carry.copy(grown, 0, 0, carried);
+      carry = grown;
+    }
+    bytes.copy(carry, carried, start, end);
+    carried = needed;
+  };
+
+  /** Lets go of a carry buffer grown large for one long line, once no line is carried in it. */
+  const releaseCarry = (): void => {
+    if (carried === 0 && carry !== null && carry.length > RETAINED_CARRY_BYTES) carry = null;
+  };
 
   const rejectLongLine = (): void => {
     log(`dropped a line longer than ${maxLineBytes} bytes`);
@@ -283,71 +398,100 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     );
   };
 
-  const handleLine = (bytes: Buffer): void => {
-    const end =
-      bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
-    let text: string;
-    try {
-      text = decoder.decode(bytes.subarray(0, end));
-    } catch {
-      log("received a line that is not valid UTF-8");
-      send(
-        failure(undefined, { code: ErrorCode.ParseError, message: "Parse error: not valid UTF-8" }),
-      );
-      return;
-    }
-    if (text.trim() === "") return;
-    const incoming = parseMessage(text);
-    if (incoming.kind === "invalid") {
-      log(`rejected an incoming line: ${incoming.error.error.message}`);
-      send(incoming.error);
-      return;
-    }
-    dispatch(incoming.message as unknown as Record<string, unknown>, incoming.kind);
+  const rejectLine = (error: JsonRpcFailure): void => {
+    log(`rejected an incoming line: ${error.error.message}`);
+    send(error);
   };
 
-  const onData = (chunk: Buffer | string): void => {
+  /** Handles the line `bytes[start, end)` (without its LF). */
+  const handleLine = (bytes: Buffer, start: number, end: number): void => {
+    if (end > start && bytes[end - 1] === CR) end--;
+    // Decoded without a view of the bytes or a copy of them. Invalid UTF-8 always decodes to some
+    // U+FFFD, so only a line showing one is decoded again, strictly, to tell which it is.
+    let text = bytes.toString("utf8", start, end);
+    if (text.includes("\uFFFD")) {
+      try {
+        text = decoder.decode(bytes.subarray(start, end));
+      } catch {
+        log("received a line that is not valid UTF-8");
+        send(
+          failure(undefined, {
+            code: ErrorCode.ParseError,
+            message: "Parse error: not valid UTF-8",
+          }),
+        );
+        return;
+      }
+    } else if (text.charCodeAt(0) === BOM) {
+      // As the strict decoder does (a leading byte order mark is not part of the text).
+      text = text.slice(1);
+    }
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      rejectLine(parseError());
+      return;
+    }
+    const kind = kindOf(value);
+    if (kind === "invalid") {
+      rejectLine(invalidRequest(value));
+      return;
+    }
+    if (kind === "request") dispatchRequest(value as JsonRpcRequest);
+    else dispatchOther(value as Record<string, unknown>, kind);
+  };
+
+  const onData = (chunk: Uint8Array | string): void => {
     if (closing) return;
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    const bytes =
+      typeof chunk === "string"
+        ? Buffer.from(chunk, "utf8")
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     let start = 0;
     while (start < bytes.length && !closing) {
       const newline = bytes.indexOf(LF, start);
       const end = newline === -1 ? bytes.length : newline;
       if (discarding) {
-        if (newline === -1) return;
+        if (newline === -1) break;
         discarding = false;
         start = newline + 1;
         continue;
       }
-      const length = bufferedBytes + (end - start);
-      const last = end > start ? bytes[end - 1] : lastBufferedByte;
+      const length = carried + (end - start);
+      const last = end > start ? bytes[end - 1] : carried > 0 ? carry![carried - 1] : undefined;
       if (tooLong(length, last)) {
-        parts = [];
-        bufferedBytes = 0;
+        carried = 0;
+        releaseCarry();
         rejectLongLine();
         if (newline === -1) {
           discarding = true;
-          return;
+          break;
         }
         start = newline + 1;
         continue;
       }
       if (newline === -1) {
-        // Copy: a slice would keep the whole (possibly huge) chunk alive.
-        parts.push(Buffer.from(bytes.subarray(start)));
-        bufferedBytes = length;
-        lastBufferedByte = last;
-        return;
+        // Copied: keeping the chunk would keep all of it alive.
+        keep(bytes, start, end);
+        break;
       }
-      const line =
-        parts.length === 0
-          ? bytes.subarray(start, end)
-          : Buffer.concat([...parts, bytes.subarray(start, end)], length);
-      parts = [];
-      bufferedBytes = 0;
+      if (carried === 0) {
+        handleLine(bytes, start, end);
+      } else {
+        keep(bytes, start, end);
+        const lineLength = carried;
+        carried = 0;
+        // Decoded before anything else can touch the carry buffer.
+        handleLine(carry!, 0, lineLength);
+        releaseCarry();
+      }
       start = newline + 1;
-      handleLine(line);
     }
+    writeReady();
   };
 
   // ---- shutdown -----------------------------------------------------------------------------
@@ -371,15 +515,15 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   async function shutdown(endOfInput: boolean): Promise<void> {
     if (closing) return closed;
     // An unterminated last line is still a message.
-    if (endOfInput && !discarding && bufferedBytes > 0) {
-      const line = Buffer.concat(parts, bufferedBytes);
-      parts = [];
-      bufferedBytes = 0;
-      handleLine(line);
+    if (endOfInput && !discarding && carried > 0) {
+      const lineLength = carried;
+      carried = 0;
+      handleLine(carry!, 0, lineLength);
     }
+    writeReady();
     closing = true;
-    parts = [];
-    bufferedBytes = 0;
+    carried = 0;
+    carry = null;
     input.off("data", onData);
     input.off("end", onEnd);
     input.off("close", onEnd);
@@ -388,7 +532,13 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    for (const entries of inFlight.values()) for (const entry of entries) entry.abort.abort(reason);
+    let entry = oldest;
+    while (entry) {
+      const next = entry.next;
+      entry.abort(reason);
+      entry = next;
+    }
+    writeReady();
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
 
     await flush();

@@ -3,9 +3,22 @@
  * frame bytes into messages and deliver what the dispatcher produces; every protocol rule lives in
  * the dispatcher. Revision-independent; copied verbatim into generated output.
  */
-import type { JsonRpcErrorObject, JsonRpcNotification, JsonRpcResponse } from "./jsonrpc.js";
+import type {
+  JsonRpcErrorObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "./jsonrpc.js";
 
-/** What a transport knows about one incoming message, beyond the message itself. */
+/**
+ * What a transport knows about one incoming message, beyond the message itself.
+ *
+ * Transports make one of these per request: make it an instance of a class, with `signal` as a
+ * getter on the prototype. An object literal with a getter gets a hidden class of its own, which
+ * V8 allocates in the old generation; through it the getter's closure, and everything the request
+ * holds, survives every young-generation collection until the next full one, and the young
+ * generation grows to make room.
+ */
 export interface Delivery {
   /**
    * Sends a notification that belongs to this request (progress, log messages, subscription
@@ -48,8 +61,22 @@ export interface MessageHandler {
    * requests (`subscriptions/listen`) resolve only when their stream ends.
    */
   handle(message: unknown, delivery: Delivery): Promise<Outcome>;
+  /**
+   * Handles a message the transport has already classified as a request (`kindOf`), with the same
+   * contract as `handle`, but answers at once, without a promise, when every step of the answer is
+   * synchronous. Transports use it when it is there.
+   */
+  handleRequest?(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome>;
   /** Called by transports for diagnostics; the default writes to stderr. */
   log?(message: string): void;
+}
+
+/** Whether a handler's answer is a promise (or another thenable) to wait for. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    ((typeof value === "object" && value !== null) || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 /**
