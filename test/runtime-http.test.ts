@@ -547,6 +547,26 @@ describe("Streamable HTTP transport", () => {
       expect(calls).toEqual(["now", "later"]);
     });
 
+    it("streams a long notification and a long response (over 64 KiB) as whole events", async () => {
+      const big = "z".repeat(200_000);
+      const handler: MessageHandler = {
+        handle: async () => ({ response: null, httpStatus: 202 }),
+        handleRequest(request, delivery) {
+          delivery.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } });
+          return { response: success(request.id, { big }), httpStatus: 200 };
+        },
+      };
+      const other = await start({}, handler);
+      const res = await post(other.url, { jsonrpc: "2.0", id: 1, method: "long", params: {} });
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      const { messages, events } = parseSse(await res.text());
+      expect(events).toEqual(["message", "message"]);
+      expect(messages).toEqual([
+        { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } },
+        { jsonrpc: "2.0", id: 1, result: { big } },
+      ]);
+    });
+
     it("400 with the classifier's error for JSON that is not a JSON-RPC message", async () => {
       const cases: Array<[unknown, JsonRpcId | undefined]> = [
         [{ jsonrpc: "2.0", id: 7 }, 7],

@@ -549,7 +549,7 @@ class Exchange extends LazyAbort implements Delivery {
     const line = serialize(notification);
     if (line === undefined)
       config.log(`mcp http: dropped ${notification.method}: not serializable as JSON`);
-    else res.write(sseEvent(line));
+    else writeEvent(res, line);
   }
 
   private startStream(): void {
@@ -593,7 +593,7 @@ class Exchange extends LazyAbort implements Delivery {
       status = 500;
     }
     if (streamed) {
-      if (line !== undefined) res.write(sseEvent(line));
+      if (line !== undefined) writeEvent(res, line);
       res.end();
       return;
     }
@@ -675,6 +675,19 @@ function serialize(message: unknown): string | undefined {
 
 /** JSON.stringify never emits CR or LF, so one `data:` line always holds one whole message. */
 const sseEvent = (line: string): string => `event: message\ndata: ${line}\n\n`;
+
+/** Writes one message as an event on an open stream. */
+function writeEvent(res: ServerResponse, line: string): void {
+  // A long message goes out without being copied into the event around it.
+  if (line.length > LONG_EVENT) {
+    res.write("event: message\ndata: ");
+    res.write(line);
+    res.write("\n\n");
+  } else res.write(sseEvent(line));
+}
+
+/** Messages longer than this (in UTF-16 units) are written apart from their event's framing. */
+const LONG_EVENT = 64 * 1024;
 
 function sendJson(
   res: ServerResponse,
