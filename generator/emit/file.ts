@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join, sep } from "node:path";
-import { projectRoot } from "../spec/project-root.js";
-import Handlebars from "handlebars";
+import { template, TEMPLATES_DIR } from "./templates.js";
 import type { ProtocolModel } from "../ir/model.js";
 
 /** One output file, relative to the revision's output directory. */
@@ -15,20 +13,9 @@ export interface EmitContext {
   generatorVersion: string;
 }
 
-/** `templates/` at the project root (the same from sources and from dist/). */
-export const TEMPLATES_DIR = join(projectRoot(), "templates") + sep;
-
-const handlebars = Handlebars.create();
-const compiled = new Map<string, Handlebars.TemplateDelegate>();
-
 /** Renders `templates/<name>` with data. Templates lay files out; code inside comes from builders. */
 export function render(name: string, data: object): string {
-  let template = compiled.get(name);
-  if (!template) {
-    template = handlebars.compile(readFileSync(TEMPLATES_DIR + name, "utf8"), { noEscape: true, strict: true });
-    compiled.set(name, template);
-  }
-  return template(data);
+  return template(name)(data);
 }
 
 /** Where the runtime's modules go in an output folder. */
