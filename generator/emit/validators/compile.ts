@@ -51,12 +51,9 @@ export class ValidatorCompiler {
 
   /** Statements that return false (after recording an error) when `value` does not match `type`. */
   private statements(type: TypeNode, value: string, path: Path, scope: Scope, owner: string): string[] {
-    const leaf = this.leafCheck(type, value);
-    if (leaf) return [`if (!(${leaf.test})) return ${this.fail(path, str(leaf.message))};`];
+    const single = this.singleCheck(type, value, path);
+    if (single) return [`if (!${single.test}) return ${single.onFailure};`];
     switch (type.kind) {
-      case "ref":
-        this.helpers.add("within");
-        return [`if (!${ValidatorCompiler.checkName(type.name)}(${value})) return within(${renderPath(path)});`];
       case "array":
         return this.arrayStatements(type, value, path, scope, owner);
       case "object":
@@ -68,6 +65,16 @@ export class ValidatorCompiler {
       default:
         throw new Error(`no check for ${type.kind}`);
     }
+  }
+
+  /** A check that is one test, with what to return when it fails; `null` for checks of several statements. */
+  private singleCheck(type: TypeNode, value: string, path: Path): { test: string; onFailure: string } | null {
+    if (type.kind === "ref") {
+      this.helpers.add("within");
+      return { test: `${ValidatorCompiler.checkName(type.name)}(${value})`, onFailure: `within(${renderPath(path)})` };
+    }
+    const leaf = this.leafCheck(type, value);
+    return leaf && { test: `(${leaf.test})`, onFailure: this.fail(path, str(leaf.message)) };
   }
 
   /** A call recording a failure at `path` with a message (given as code). */
@@ -159,9 +166,14 @@ export class ValidatorCompiler {
       if (acceptsAll(property.type)) continue;
       const local = scope.name("p");
       const propertyPath: Path = { parts: [...path.parts, `/${pointerSegment(property.name)}`] };
-      const body = this.statements(property.type, local, propertyPath, scope, owner);
       const read = `const ${local} = ${value}${access(property.name)};`;
       // A required property was found present above; only an optional one may be absent.
+      const single = property.optional ? this.singleCheck(property.type, local, propertyPath) : null;
+      if (single) {
+        out.push(`${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`);
+        continue;
+      }
+      const body = this.statements(property.type, local, propertyPath, scope, owner);
       out.push(property.optional ? `${read}\nif (${local} !== undefined) {\n${body.join("\n")}\n}` : `${read}\n${body.join("\n")}`);
     }
     const extra = type.indexSignature?.type;
