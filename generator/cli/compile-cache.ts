@@ -4,11 +4,12 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { PRETTIER_MODULES } from "../emit/format.js";
 
 /**
  * Keeps V8's compiled code between runs. Reading and compiling the CommonJS bundles behind ts-morph
- * (TypeScript's 9 MB, ts-morph's 4 MB) is the largest single cost of starting the generator, and it
- * is the same work every run.
+ * (TypeScript's 9 MB, ts-morph's 4 MB) and prettier is the largest single cost of starting the
+ * generator, and it is the same work every run.
  *
  * Node 22 caches compiled modules itself (`module.enableCompileCache`); there this only switches that
  * on. On Node 20 it compiles those bundles with V8's code cache, in their load order, and places them
@@ -30,7 +31,7 @@ export function enableCompileCache(cacheDir: string): CompileCache {
   }
   const compiled: Array<{ script: Script; cacheFile: string }> = [];
   try {
-    for (const file of tsMorphBundles()) {
+    for (const file of generatorBundles()) {
       const script = preload(file, join(dir, cacheName(file)));
       if (script) compiled.push(script);
     }
@@ -54,11 +55,15 @@ export function enableCompileCache(cacheDir: string): CompileCache {
   };
 }
 
-/** TypeScript, ts-morph's common library, ts-morph: each found the way its dependant finds it. */
-function tsMorphBundles(): string[] {
-  const tsMorph = createRequire(import.meta.url).resolve("ts-morph");
+/**
+ * The CommonJS bundles a generation run loads, in load order: TypeScript, ts-morph's common library
+ * and ts-morph (each found the way its dependant finds it), then prettier as `format` loads it.
+ */
+function generatorBundles(): string[] {
+  const require = createRequire(import.meta.url);
+  const tsMorph = require.resolve("ts-morph");
   const common = createRequire(tsMorph).resolve("@ts-morph/common");
-  return [join(dirname(common), "typescript.js"), common, tsMorph];
+  return [join(dirname(common), "typescript.js"), common, tsMorph, ...PRETTIER_MODULES.map((name) => require.resolve(name))];
 }
 
 /** A cache file per bundle, Node version and installed copy of the bundle. */

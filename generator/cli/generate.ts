@@ -36,8 +36,8 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
     const started = performance.now();
     const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
     const outDir = outDirFor(schema.revision, args, revisions.length, io);
-    compileCache.save();
     const written = await emitRevision(model, { outDir, generatorVersion: version });
+    compileCache.save(); // after the first revision: the cached code then holds what a run compiles
     const ms = Math.round(performance.now() - started);
     io.stderr(
       `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
