@@ -72,15 +72,17 @@ export async function benchValidationSdk(revision, jsDir) {
   const oursCases = subset.map((e) => [ours.validators[e.type], e.value]);
   const sdkCases = subset.map((e) => [core[`${e.type}Schema`], e.value]);
   for (const [validate, value] of oursCases) if (!validate(value).ok) throw new Error("example rejected by ours");
-  const perMessage = async (fn) => (await measure(fn, { min_cpu_time: 1e9 })).avg / subset.length;
-  const results = {
-    ours: await perMessage(() => {
-      for (let i = 0; i < oursCases.length; i++) do_not_optimize(oursCases[i][0](oursCases[i][1]));
-    }),
-    "SDK v2 (zod safeParse)": await perMessage(() => {
-      for (let i = 0; i < sdkCases.length; i++) do_not_optimize(sdkCases[i][0].safeParse(sdkCases[i][1]));
-    }),
-  };
+  const results = await interleaved(
+    {
+      ours: () => {
+        for (let i = 0; i < oursCases.length; i++) do_not_optimize(oursCases[i][0](oursCases[i][1]));
+      },
+      "SDK v2 (zod safeParse)": () => {
+        for (let i = 0; i < sdkCases.length; i++) do_not_optimize(sdkCases[i][0].safeParse(sdkCases[i][1]));
+      },
+    },
+    subset.length,
+  );
   const types = new Set(subset.map((e) => e.type)).size;
   console.log(
     `\nValidation against SDK v2's zod schemas (@modelcontextprotocol/core ${sdkVersion}; ${subset.length} of ${examples.length} examples, ${types} definitions with a <Name>Schema export; ns per message)`,
