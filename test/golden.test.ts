@@ -12,7 +12,6 @@
  * constraints) are also asserted directly in `test/load-*.test.ts`, so a wrong golden file cannot
  * hide a loader bug on its own.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,7 +25,7 @@ import {
   writeToTemp,
   type RenderedFixture,
 } from "./helpers/golden.js";
-import { ROOT } from "./helpers/spec.js";
+import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 const FIXTURES = fixtureNames();
@@ -109,30 +108,9 @@ describe("generated code of every fixture", () => {
         writeFileSync(path, file.content);
       }
     }
-    writeFileSync(
-      join(root, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noUnusedLocals: true,
-          noUnusedParameters: true,
-          noEmit: true,
-          skipLibCheck: true,
-          // A fixture with a protocol surface gets a server, whose runtime is for Node.
-          types: ["node"],
-          typeRoots: [join(ROOT, "node_modules", "@types")],
-        },
-        include: ["**/*.ts"],
-      }),
-    );
-    writeFileSync(join(root, "package.json"), JSON.stringify({ type: "module" }));
-    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", root], { encoding: "utf8" });
-    expect(tsc.stdout + tsc.stderr).toBe("");
-    expect(tsc.status).toBe(0);
+    // A fixture with a protocol surface gets a server, whose runtime is for Node.
+    const checked = tsc(root, { compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true }, include: ["**/*.ts"] });
+    expect(checked.output).toBe("");
+    expect(checked.status).toBe(0);
   });
 });

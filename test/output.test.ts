@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { loadModel } from "../generator/load/index.js";
 import { renderRevision } from "../generator/emit/index.js";
 import { format } from "../generator/emit/format.js";
 import { REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
+import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -20,36 +20,19 @@ function filesUnder(dir: string): string[] {
 describe("generated output", () => {
   it("compiles on its own under the strictest settings, every revision", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-gen-strict-"));
-    const tsconfig = join(dir, "tsconfig.json");
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noImplicitOverride: true,
-          noUnusedLocals: true,
-          noUnusedParameters: true,
-          noImplicitReturns: true,
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          noEmit: true,
-          // The runtime is for Node: a consumer compiles it with Node's types.
-          types: ["node"],
-          typeRoots: [join(ROOT, "node_modules", "@types")],
-          lib: ["ES2022"],
-        },
-        files: REVISIONS.flatMap((r) => filesUnder(generatedDir(r)).filter((f) => f.endsWith(".ts")).map((f) => join(generatedDir(r), f))),
-      }),
-    );
-    try {
-      execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { encoding: "utf8", stdio: "pipe" });
-    } catch (error) {
-      const { stdout, stderr } = error as { stdout: string; stderr: string };
-      expect.fail(`tsc failed:\n${stdout}${stderr}`);
-    }
+    const checked = tsc(dir, {
+      compilerOptions: {
+        ...STRICT_OPTIONS,
+        ...NODE_TYPES,
+        noImplicitOverride: true,
+        noImplicitReturns: true,
+        noEmit: true,
+        lib: ["ES2022"],
+      },
+      files: REVISIONS.flatMap((r) => filesUnder(generatedDir(r)).filter((f) => f.endsWith(".ts")).map((f) => join(generatedDir(r), f))),
+    });
+    expect(checked.output, "tsc").toBe("");
+    expect(checked.status).toBe(0);
   });
 
   describe.each(REVISIONS)("%s", (revision) => {

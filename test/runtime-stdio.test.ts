@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { success, type JsonRpcNotification } from "../templates/runtime/jsonrpc.js";
 import { serveStdio, type StdioOptions } from "../templates/runtime/stdio.js";
 import type { Delivery, MessageHandler, Outcome } from "../templates/runtime/transport.js";
+import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -571,31 +572,12 @@ describe("stdio in a child process", { timeout: 30_000 }, () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "mcp-gen-stdio-"));
-    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          noUnusedLocals: true,
-          noUnusedParameters: true,
-          skipLibCheck: true,
-          types: ["node"],
-          typeRoots: [join(ROOT, "node_modules", "@types")],
-          rootDir: join(ROOT, "templates", "runtime"),
-          outDir: join(dir, "runtime"),
-        },
-        files: ["stdio.ts", "jsonrpc.ts", "transport.ts"].map((f) => join(ROOT, "templates", "runtime", f)),
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8" });
-    expect(tsc.stdout + tsc.stderr).toBe("");
-    expect(tsc.status).toBe(0);
+    const compiled = tsc(dir, {
+      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, rootDir: join(ROOT, "templates", "runtime"), outDir: join(dir, "runtime") },
+      files: ["stdio.ts", "jsonrpc.ts", "transport.ts"].map((f) => join(ROOT, "templates", "runtime", f)),
+    });
+    expect(compiled.output).toBe("");
+    expect(compiled.status).toBe(0);
     script = join(dir, "server.mjs");
     writeFileSync(
       script,

@@ -12,7 +12,7 @@
  *   bytes per request before the transports stopped allocating per-request closures, promises, Map
  *   and Set entries and accessor literals; they are now a few bytes.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
@@ -23,7 +23,8 @@ import { serveHttp } from "../templates/runtime/http.js";
 import { success } from "../templates/runtime/jsonrpc.js";
 import { serveStdio } from "../templates/runtime/stdio.js";
 import type { Delivery, MessageHandler, Outcome } from "../templates/runtime/transport.js";
-import { ROOT, generatedDir } from "./helpers/spec.js";
+import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
+import { generatedDir } from "./helpers/spec.js";
 
 const REVISION = "2026-07-28";
 const META = {
@@ -105,27 +106,11 @@ beforeAll(() => {
   // The generated server, compiled to ESM JavaScript as a user would run it.
   dir = mkdtempSync(join(tmpdir(), "mcp-gen-memory-"));
   const out = join(dir, "js");
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  const tsconfig = join(dir, "tsconfig.json");
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        rootDir: generatedDir(REVISION),
-        outDir: out,
-        types: ["node"],
-        typeRoots: [join(ROOT, "node_modules", "@types")],
-        skipLibCheck: true,
-      },
-      include: [join(generatedDir(REVISION), "**/*.ts")],
-    }),
-  );
-  const compiled = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { encoding: "utf8", timeout: 120_000 });
-  if (compiled.status !== 0) throw new Error(`tsc failed:\n${compiled.stdout}\n${compiled.stderr}`);
+  const compiled = tsc(dir, {
+    compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, rootDir: generatedDir(REVISION), outDir: out },
+    include: [join(generatedDir(REVISION), "**/*.ts")],
+  });
+  if (compiled.status !== 0) throw new Error(`tsc failed:\n${compiled.output}`);
   serverScript = join(dir, "echo.js");
   writeFileSync(
     serverScript,
