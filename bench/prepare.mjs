@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"));
+/** Scratch folder; BENCH_TMP moves it, but only within the project (its scripts resolve node_modules and ESM from there). */
 export const TMP = resolve(process.env.BENCH_TMP ?? join(ROOT, ".bench-tmp"));
 
 /** Generates `revision` with the built CLI and compiles it; returns the folder of the JavaScript. */

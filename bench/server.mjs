@@ -12,12 +12,12 @@
 //   node bench/server.mjs                 # standalone (builds the generated server itself)
 //   BENCH_SERVER_MS=3000 node bench/server.mjs
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, SPEC_DIR, TMP } from "./prepare.mjs";
+import { ROOT, prepareRevision } from "./prepare.mjs";
 
 const SERVERS = [
   { key: "bare", label: "bare", file: "bare-echo.mjs" },
@@ -304,27 +304,6 @@ export async function benchServer(revision, jsDir) {
   return figures;
 }
 
-/**
- * Generates and compiles `revision` for a standalone run, as prepare.mjs does but with Node's types,
- * which the generated runtime (stdio, HTTP, state sealing) needs to type-check.
- */
-function buildStandalone(revision) {
-  const src = join(TMP, "src", revision);
-  const out = join(TMP, "server-js", revision);
-  execFileSync(process.execPath, [join(ROOT, "dist", "generator", "cli", "main.js"), "--revision", revision, "--spec-dir", SPEC_DIR, "--out", src], { stdio: "inherit" });
-  mkdirSync(TMP, { recursive: true });
-  const tsconfig = join(TMP, `tsconfig.server.${revision}.json`);
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: src, outDir: out, types: ["node"], skipLibCheck: true },
-      include: [join(src, "**/*.ts")],
-    }),
-  );
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { stdio: "inherit" });
-  return out;
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await benchServer(REVISION, buildStandalone(REVISION));
+  await benchServer(REVISION, prepareRevision(REVISION));
 }
