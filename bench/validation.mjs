@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { measure, do_not_optimize } from "mitata";
 import { ROOT, SPEC_DIR } from "./prepare.mjs";
 
@@ -107,4 +108,21 @@ async function interleaved(runs, messages, rounds = 3) {
     }
   }
   return best;
+}
+
+/** Prints the steady-state group's table. */
+function printSteady(revision, { messages, results }) {
+  console.log(`\nValidation, steady state (${revision}, ${messages} official examples, ns per message)`);
+  console.table(
+    Object.entries(results).map(([name, ns]) => ({ anchor: name, "ns/message": ns.toFixed(1), "ours ÷ this": (results.ours / ns).toFixed(3) })),
+  );
+  console.log(`target: ours ≤ 0.3× Ajv — measured ${(results.ours / results.ajv).toFixed(3)}×`);
+}
+
+// `node bench/validation.mjs steady|sdk <revision> <jsDir>`: one group, in this process (run.mjs starts one per group).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [group, revision, jsDir] = process.argv.slice(2);
+  if (group === "steady") printSteady(revision, await benchValidation(revision, jsDir));
+  else if (group === "sdk") await benchValidationSdk(revision, jsDir);
+  else throw new Error("usage: node bench/validation.mjs steady|sdk <revision> <jsDir>");
 }
