@@ -6,7 +6,7 @@ import { CONSTANT_ROLES, JSONRPC_ERROR_RANGE } from "../ir/conventions.js";
 import { readDeclarations } from "./declarations.js";
 import { resolveInheritance } from "./inherit.js";
 import { readLifecycle } from "./lifecycle.js";
-import { closeSchema, openSchema } from "./source.js";
+import { openSchema } from "./source.js";
 import { readSurface } from "./surface.js";
 
 /**
@@ -16,34 +16,30 @@ import { readSurface } from "./surface.js";
  */
 export function loadModel(schemaFile: string, options: { revision: string }): ProtocolModel {
   const opened = openSchema(schemaFile);
-  try {
-    const { definitions, constants, deprecations } = readDeclarations(opened.sourceFile, schemaFile);
-    resolveInheritance(definitions, schemaFile);
-    const index = new ModelIndex({ definitions });
-    const methods = readSurface(index, schemaFile);
-    const constantValue = (pattern: RegExp): string | null => {
-      const constant = constants.find((c) => pattern.test(c.name) && typeof c.value === "string");
-      return constant ? String(constant.value) : null;
-    };
-    const model: ProtocolModel = {
-      irVersion: IR_VERSION,
-      revision: options.revision,
-      source: { file: "schema.ts", sha256: opened.sha256 },
-      protocolVersion: constantValue(CONSTANT_ROLES.protocolVersion),
-      jsonrpcVersion: constantValue(CONSTANT_ROLES.jsonrpcVersion),
-      definitions,
-      constants,
-      errorCodes: [],
-      methods,
-      lifecycle: readLifecycle(index, methods),
-      deprecations: deprecations.sort((a, b) => a.line - b.line),
-    };
-    model.errorCodes = readErrorCodes(model);
-    checkModel(model, schemaFile);
-    return model;
-  } finally {
-    closeSchema(opened);
-  }
+  const { definitions, constants, deprecations } = readDeclarations(opened.sourceFile, schemaFile);
+  resolveInheritance(definitions, schemaFile);
+  const index = new ModelIndex({ definitions });
+  const methods = readSurface(index, schemaFile);
+  const constantValue = (pattern: RegExp): string | null => {
+    const constant = constants.find((c) => pattern.test(c.name) && typeof c.value === "string");
+    return constant ? String(constant.value) : null;
+  };
+  const model: ProtocolModel = {
+    irVersion: IR_VERSION,
+    revision: options.revision,
+    source: { file: "schema.ts", sha256: opened.sha256 },
+    protocolVersion: constantValue(CONSTANT_ROLES.protocolVersion),
+    jsonrpcVersion: constantValue(CONSTANT_ROLES.jsonrpcVersion),
+    definitions,
+    constants,
+    errorCodes: [],
+    methods,
+    lifecycle: readLifecycle(index, methods),
+    deprecations: deprecations.sort((a, b) => a.line - b.line),
+  };
+  model.errorCodes = readErrorCodes(model);
+  checkModel(model, schemaFile);
+  return model;
 }
 
 function readErrorCodes(model: ProtocolModel): ErrorCode[] {
