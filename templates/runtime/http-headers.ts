@@ -1,0 +1,290 @@
+/**
+ * What the Streamable HTTP transport checks in a request's headers before the dispatcher sees it:
+ * which media types `Accept` allows, the JSON `Content-Type`, `Host` and `Origin` (DNS-rebinding
+ * protection), and the request metadata headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`)
+ * against the body. Pure functions of header values. Revision-independent; copied verbatim into
+ * generated output.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { JsonRpcErrorObject } from "./jsonrpc.js";
+
+/** Which body fields the request metadata headers mirror. Revision data; override per server. */
+export interface HeaderRules {
+  /** Methods whose request is named by a param, which `Mcp-Name` mirrors: method → param. */
+  readonly nameParams: Readonly<Record<string, string>>;
+  /**
+   * The `params._meta` key that `MCP-Protocol-Version` mirrors. A request that carries it belongs
+   * to the per-request-metadata era, where the mirrored headers are required; a request without it
+   * (initialize era) is checked only against the headers it does carry.
+   */
+  readonly protocolVersionMetaKey: string;
+  /** The JSON-RPC error code for headers that are missing, malformed or disagree with the body. */
+  readonly mismatchCode: number;
+}
+
+export const DEFAULT_HEADER_RULES: HeaderRules = {
+  nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" },
+  protocolVersionMetaKey: "io.modelcontextprotocol/protocolVersion",
+  mismatchCode: -32020,
+};
+
+/** Header names as `node:http` exposes them (lower case: header names are case-insensitive). */
+const HEADER = {
+  protocolVersion: "mcp-protocol-version",
+  method: "mcp-method",
+  name: "mcp-name",
+} as const;
+
+// ---------------------------------------------------------------------------
+// Accept, Content-Type, Content-Encoding
+// ---------------------------------------------------------------------------
+
+export interface Acceptance {
+  json: boolean;
+  sse: boolean;
+}
+
+export const ACCEPTS_ANY: Acceptance = Object.freeze({ json: true, sse: true });
+
+/** Which of the two response media types `Accept` allows (q-values honoured; absent: any). */
+export function acceptance(header: string | undefined): Acceptance {
+  if (header === undefined) return { json: true, sse: true };
+  const ranges: Array<{ type: string; subtype: string; q: number }> = [];
+  for (const part of header.split(",")) {
+    const [range = "", ...params] = part.split(";");
+    const [type, subtype, extra] = range.trim().toLowerCase().split("/");
+    if (
+      type === undefined ||
+      subtype === undefined ||
+      extra !== undefined ||
+      type === "" ||
+      subtype === ""
+    )
+      continue;
+    let q = 1;
+    for (const param of params) {
+      const [key, raw] = param.split("=");
+      if (key?.trim().toLowerCase() === "q" && raw !== undefined) {
+        const parsed = Number(raw.trim());
+        if (Number.isFinite(parsed)) q = parsed;
+      }
+    }
+    ranges.push({ type, subtype, q });
+  }
+  /** The q of the most specific range matching `type/subtype`. */
+  const allows = (type: string, subtype: string): boolean => {
+    let best = -1;
+    let q = 0;
+    for (const r of ranges) {
+      const specificity =
+        r.type === type && r.subtype === subtype
+          ? 2
+          : r.type === type && r.subtype === "*"
+            ? 1
+            : r.type === "*" && r.subtype === "*"
+              ? 0
+              : -1;
+      if (specificity > best) {
+        best = specificity;
+        q = r.q;
+      }
+    }
+    return best >= 0 && q > 0;
+  };
+  return { json: allows("application", "json"), sse: allows("text", "event-stream") };
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type = "", ...params] = header.split(";");
+  if (type.trim().toLowerCase() !== "application/json") return false;
+  return params.every((param) => {
+    const [key = "", value = ""] = param.split("=");
+    if (key.trim().toLowerCase() !== "charset") return true;
+    const charset = value
+      .trim()
+      .replace(/^"(.*)"$/, "$1")
+      .toLowerCase();
+    return charset === "utf-8" || charset === "utf8";
+  });
+}
+
+export const isIdentityEncoding = (header: string | undefined): boolean =>
+  header === undefined || header.trim() === "" || header.trim().toLowerCase() === "identity";
+
+// ---------------------------------------------------------------------------
+// DNS-rebinding protection
+// ---------------------------------------------------------------------------
+
+/** `name[:port]` split and lower-cased; IPv6 names keep their brackets. Null when malformed. */
+function splitHost(value: string): { name: string; port: string | undefined } | null {
+  const text = value.trim().toLowerCase();
+  let name: string;
+  let rest: string;
+  if (text.startsWith("[")) {
+    const end = text.indexOf("]");
+    if (end < 0) return null;
+    name = text.slice(0, end + 1);
+    rest = text.slice(end + 1);
+  } else {
+    const colon = text.indexOf(":");
+    name = colon < 0 ? text : text.slice(0, colon);
+    rest = colon < 0 ? "" : text.slice(colon);
+  }
+  if (name === "" || name === "[]") return null;
+  if (rest === "") return { name, port: undefined };
+  return /^:\d{1,5}$/.test(rest) ? { name, port: rest.slice(1) } : null;
+}
+
+export function hostAllowed(value: string, allowed: readonly string[]): boolean {
+  const host = splitHost(value);
+  if (host === null) return allowed.includes("*");
+  return allowed.some((entry) => {
+    if (entry === "*") return true;
+    const rule = splitHost(entry);
+    return (
+      rule !== null &&
+      rule.name === host.name &&
+      (rule.port === undefined || rule.port === host.port)
+    );
+  });
+}
+
+export function originAllowed(value: string, allowed: readonly string[]): boolean {
+  if (allowed.includes("*")) return true;
+  let origin: URL;
+  try {
+    origin = new URL(value);
+  } catch {
+    return false;
+  }
+  // Opaque origins (`Origin: null`, sandboxed documents) cannot be vouched for.
+  if (origin.origin === "null") return false;
+  return allowed.some((entry) => {
+    if (!entry.includes("://")) return hostAllowed(origin.host, [entry]);
+    try {
+      return new URL(entry).origin === origin.origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Request metadata headers against the body (Delivery.checkEnvelope)
+// ---------------------------------------------------------------------------
+
+/** Visible ASCII, space and tab: what a header value may hold. */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+const BASE64_PREFIX = "=?base64?";
+const BASE64_SUFFIX = "?=";
+
+/**
+ * A mirrored header value as the client meant it: the Base64 sentinel form (`=?base64?…?=`)
+ * decoded from UTF-8, plain values as they are. Null when the value is malformed.
+ */
+export function decodeHeaderValue(raw: string): string | null {
+  if (!HEADER_SAFE.test(raw)) return null;
+  if (!(
+    raw.startsWith(BASE64_PREFIX) &&
+    raw.endsWith(BASE64_SUFFIX) &&
+    raw.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length
+  )) {
+    return raw;
+  }
+  const encoded = raw.slice(BASE64_PREFIX.length, raw.length - BASE64_SUFFIX.length);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.replace(/=+$/, "").length % 4 === 1)
+    return null;
+  if (encoded.includes("=") && encoded.length % 4 !== 0) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
+  } catch {
+    return null;
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function json(value: unknown): string | undefined {
+  try {
+    const text: unknown = JSON.stringify(value);
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps echoed values short in error messages. */
+const shown = (value: unknown): string => {
+  const text = typeof value === "string" ? value : (json(value) ?? String(value));
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+};
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the request body. */
+export function checkHeaders(
+  headers: IncomingHttpHeaders,
+  request: { method: string; params: Record<string, unknown> },
+  rules: HeaderRules,
+): JsonRpcErrorObject | null {
+  const mismatch = (message: string): JsonRpcErrorObject => ({
+    code: rules.mismatchCode,
+    message: `Header mismatch: ${message}`,
+  });
+  const meta = request.params["_meta"];
+  const bodyVersion = isRecord(meta) ? meta[rules.protocolVersionMetaKey] : undefined;
+  // Only requests that carry their version in `_meta` come from clients that must mirror headers.
+  const required = bodyVersion !== undefined;
+
+  const version = headerValue(headers, HEADER.protocolVersion);
+  if (version === undefined) {
+    if (required) return mismatch("the required MCP-Protocol-Version header is missing");
+  } else {
+    if (!HEADER_SAFE.test(version))
+      return mismatch("the MCP-Protocol-Version header contains invalid characters");
+    if (required && bodyVersion !== version) {
+      return mismatch(
+        `MCP-Protocol-Version header value '${shown(version)}' does not match body value '${shown(bodyVersion)}'`,
+      );
+    }
+  }
+
+  const method = headerValue(headers, HEADER.method);
+  if (method === undefined) {
+    if (required) return mismatch("the required Mcp-Method header is missing");
+  } else {
+    if (!HEADER_SAFE.test(method))
+      return mismatch("the Mcp-Method header contains invalid characters");
+    if (method !== request.method) {
+      return mismatch(
+        `Mcp-Method header value '${shown(method)}' does not match body value '${shown(request.method)}'`,
+      );
+    }
+  }
+
+  const param = Object.hasOwn(rules.nameParams, request.method)
+    ? rules.nameParams[request.method]
+    : undefined;
+  if (param !== undefined) {
+    const raw = headerValue(headers, HEADER.name);
+    const bodyName = request.params[param];
+    if (raw === undefined) {
+      // Without a name in the body either, the dispatcher's params check reports the request.
+      if (required && bodyName !== undefined)
+        return mismatch("the required Mcp-Name header is missing");
+    } else {
+      const name = decodeHeaderValue(raw);
+      if (name === null) return mismatch("the Mcp-Name header value is malformed");
+      if (name !== bodyName)
+        return mismatch(
+          `Mcp-Name header value '${shown(name)}' does not match body value '${shown(bodyName)}'`,
+        );
+    }
+  }
+  return null;
+}
