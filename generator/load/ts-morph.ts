@@ -10,5 +10,4 @@ const tsMorph = createRequire(import.meta.url)("ts-morph") as typeof TsMorph;
 
 export const { Node, Project, SyntaxKind, ts } = tsMorph;
 export type Node = TsMorph.Node;
-export type Project = TsMorph.Project;
 export type { JSDocableNode, SourceFile, TypeNode } from "ts-morph";
