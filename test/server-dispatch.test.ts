@@ -53,6 +53,18 @@ const CASES: Case[] = [
   { name: "params without _meta → -32602", message: raw("server/discover", {}), status: 400, error: { code: -32602, message: "Invalid params: _meta is required on every request" } },
   { name: "_meta not an object → -32602", message: raw("server/discover", { _meta: "meta" }), status: 400, error: { code: -32602, message: "Invalid params: _meta is required on every request" } },
   {
+    // versioning.mdx: a modern-only server names its versions in any error to an initialize request.
+    name: "an initialize-era handshake → -32022 naming the supported versions",
+    message: raw("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } }),
+    headers: { "MCP-Protocol-Version": null },
+    status: 400,
+    error: {
+      code: -32022,
+      message: `Unsupported protocol version 2025-11-25: this server supports ${REVISION}, which carry the protocol version and client capabilities in every request's _meta`,
+      data: { supported: [REVISION], requested: "2025-11-25" },
+    },
+  },
+  {
     name: "_meta without protocolVersion → -32602 (before the header is compared)",
     message: raw("server/discover", { _meta: metaWithoutVersion }),
     headers: { "MCP-Protocol-Version": REVISION },

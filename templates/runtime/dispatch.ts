@@ -79,6 +79,11 @@ export interface Protocol {
   notifications: { progress: string | null; message: string | null; acknowledged: string | null };
   /** Severity order of log levels, least severe first. */
   logLevels: readonly string[];
+  /**
+   * The param by which an initialize-era handshake names its protocol version: a stateless server
+   * recognises such a handshake by it (no `_meta`, this param) and answers with the versions it supports.
+   */
+  handshakeVersionParam: string;
   /** `subscriptions/listen`: its method, and per filter key the notification it opts into and the capability flag it needs. */
   listen: {
     method: string;
@@ -333,12 +338,23 @@ export class Dispatcher implements MessageHandler {
       this.reportDeprecated(deprecated.methods[request.method]!);
 
     if (lifecycle.kind === "stateless") {
-      if (!isRecord(params._meta))
+      if (!isRecord(params._meta)) {
+        const handshake = params[protocol.handshakeVersionParam];
+        // An initialize-era client has no way forward but the message it shows its user: name the
+        // versions this server speaks (versioning: a modern-only server SHOULD).
+        if (typeof handshake === "string")
+          return this.error(
+            request.id,
+            protocol.errors.unsupportedVersion,
+            `Unsupported protocol version ${handshake}: this server supports ${this.supportedVersions.join(", ")}, which carry the protocol version and client capabilities in every request's _meta`,
+            { supported: [...this.supportedVersions], requested: handshake },
+          );
         return this.error(
           request.id,
           ErrorCode.InvalidParams,
           "Invalid params: _meta is required on every request",
         );
+      }
       for (const key of lifecycle.requiredMetaKeys) {
         if (meta[key] === undefined)
           return this.error(

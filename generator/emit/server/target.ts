@@ -1,7 +1,7 @@
 import type { Target } from "../index.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
-import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
+import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, literal, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
@@ -113,6 +113,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   meta: ${JSON.stringify(wire.meta)},
   notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
+  handshakeVersionParam: ${str(PROTOCOL_VERSION_FIELD)},
   deprecated: ${deprecatedOnTheWire(model)},
   listen: ${listen},
 }`;
