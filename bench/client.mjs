@@ -50,7 +50,8 @@ function clients(jsDir) {
       key: "ours",
       label: "ours",
       async open() {
-        const { createClient, stdioTransport } = await import(pathToFileURL(join(jsDir, "client.js")).href);
+        const { createClient } = await import(pathToFileURL(join(jsDir, "client.js")).href);
+        const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
         const client = createClient({ transport: stdioTransport({ command: process.execPath, args: [SERVER, "--stdio"], env }), info: INFO });
         await client.connect();
         return {

@@ -122,7 +122,7 @@ describe("a good schema (control)", () => {
       fetch: noNetwork,
     });
     expect(code, stderr.join("")).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["deprecations.json", "deprecations.ts", "index.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["browser.ts", "deprecations.json", "deprecations.ts", "index.ts", "types.ts", "validators.ts"]);
     expect(readdirSync(outParent).sort()).toEqual(["NOTES.md", "gen"]);
   });
 });

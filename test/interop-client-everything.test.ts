@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { createClient, stdioTransport, McpError, type McpClient } from "../generated/2025-11-25/client.js";
+import { createClient, McpError, type McpClient } from "../generated/2025-11-25/client.js";
+import { stdioTransport } from "../generated/2025-11-25/client-node.js";
 import { validators } from "../generated/2025-11-25/validators.js";
 import { ROOT } from "./helpers/spec.js";
 import { validIn } from "./helpers/interop.js";

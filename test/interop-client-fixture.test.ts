@@ -10,12 +10,12 @@ import type { ChildProcess } from "node:child_process";
 import {
   createClient,
   httpTransport,
-  stdioTransport,
   InvalidParamsError,
   MissingRequiredClientCapabilityError,
   type ClientOptions,
   type McpClient,
 } from "../generated/2026-07-28/client.js";
+import { stdioTransport } from "../generated/2026-07-28/client-node.js";
 import { validators } from "../generated/2026-07-28/validators.js";
 import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, buildFixture, elicitationAnswer, startHttpFixture, stopProcess, validIn } from "./helpers/interop.js";
 

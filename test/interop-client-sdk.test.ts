@@ -11,7 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChildProcess } from "node:child_process";
-import { createClient, httpTransport, stdioTransport, InvalidParamsError, McpError, type McpClient } from "../generated/2026-07-28/client.js";
+import { createClient, httpTransport, InvalidParamsError, McpError, type McpClient } from "../generated/2026-07-28/client.js";
+import { stdioTransport } from "../generated/2026-07-28/client-node.js";
 import { validators } from "../generated/2026-07-28/validators.js";
 import { ROOT } from "./helpers/spec.js";
 import { startListening, stopProcess, validIn } from "./helpers/interop.js";

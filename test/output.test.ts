@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -57,6 +57,7 @@ describe("generated output", () => {
       expect(index).toContain('export * from "./types.js"');
       expect(index).toContain('export * from "./validators.js"');
       expect(index).toContain('export * from "./server.js"');
+      if (existsSync(join(generatedDir(revision), "client.ts"))) expect(index).toContain('export * as client from "./client.js"');
     });
   });
 });

@@ -6,6 +6,19 @@ import type { ProtocolModel } from "../ir/model.js";
 export interface GeneratedFile {
   path: string;
   content: string;
+  /** Set on a top-level module the entry points (`index.ts`, `browser.ts`) re-export. */
+  entry?: EntryExport;
+}
+
+/** How the entry points re-export a module. */
+export interface EntryExport {
+  /** `portable`: runs in browsers and edge runtimes too (it reaches no `node:` module); `node`: needs Node. */
+  platform: "portable" | "node";
+  /**
+   * Re-exported as a namespace, with `names` also at the top level, when its names would clash with
+   * the schema's (the client's error classes share names with the schema's error types).
+   */
+  namespace?: { name: string; names: string[] };
 }
 
 export interface EmitContext {

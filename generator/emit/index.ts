@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../ir/model.js";
-import { header, render, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
+import { entryFiles } from "./entries.js";
+import { header, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
@@ -11,8 +12,7 @@ import { writeAtomically } from "./write.js";
 /** An output target: turns the model into files. Each target lives in its own folder under emit/. */
 export interface Target {
   name: string;
-  /** Whether index.ts re-exports the target's top-level modules (default true). */
-  reexport?: boolean;
+  /** Its files; those the entry points re-export carry `entry`. */
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
@@ -20,7 +20,7 @@ export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, server
 
 /**
  * Writes every target for one revision into outDir, atomically. TypeScript files get the header and
- * go through prettier; the index re-exports every module a target marks as public.
+ * go through prettier; the entry points re-export every module a target marks with `entry`.
  */
 export async function emitRevision(
   model: ProtocolModel,
@@ -34,20 +34,14 @@ export async function emitRevision(
 /** The files of one revision, formatted, without writing them. */
 export async function renderRevision(model: ProtocolModel, generatorVersion: string): Promise<GeneratedFile[]> {
   const ctx: EmitContext = { model, generatorVersion };
-  const emitted = TARGETS.map((target) => ({ target, files: target.emit(ctx) }));
-  const files = uniqueByPath(emitted.flatMap((e) => e.files));
-  const publicModules = emitted
-    .filter((e) => e.target.reexport !== false)
-    .flatMap((e) => e.files)
-    .filter((f) => !f.path.includes("/") && f.path.endsWith(".ts"))
-    .map((f) => f.path.replace(/\.ts$/, ".js"));
-  files.push({ path: "index.ts", content: render("index.ts.hbs", { modules: publicModules }) });
+  const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
+  files.push(...entryFiles(model, files));
   return Promise.all(
-    files.map(async (file) => {
-      if (!file.path.endsWith(".ts")) return file;
-      const content = `${header(ctx)}\n\n${file.content}`;
+    files.map(async ({ path, content }) => {
+      if (!path.endsWith(".ts")) return { path, content };
+      const headed = `${header(ctx)}\n\n${content}`;
       // The runtime is copied as written; its sources are kept prettier-formatted (test/output).
-      return { path: file.path, content: file.path.startsWith(RUNTIME_DIR) ? content : await format(content) };
+      return { path, content: path.startsWith(RUNTIME_DIR) ? headed : await format(headed) };
     }),
   );
 }

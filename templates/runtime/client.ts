@@ -392,9 +392,14 @@ export function encodeHeaderValue(value: unknown): string | null {
     /^[\x20-\x7e]*$/.test(value) &&
     value.trim() === value &&
     !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
-  return safe
-    ? value
-    : `${BASE64_PREFIX}${Buffer.from(value, "utf8").toString("base64")}${BASE64_SUFFIX}`;
+  return safe ? value : `${BASE64_PREFIX}${base64Utf8(value)}${BASE64_SUFFIX}`;
+}
+
+/** Base64 of a string's UTF-8 bytes with what browsers have too (no `Buffer`: the client runs there). */
+function base64Utf8(value: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /** The `Mcp-Param-*` headers for a call's arguments. */

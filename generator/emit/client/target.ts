@@ -39,8 +39,6 @@ export const CLIENT_CONVENTIONS = {
  */
 export const clientTarget: Target = {
   name: "client",
-  // Not re-exported from index.ts: its error classes share names with the schema's error types.
-  reexport: false,
   emit({ model }) {
     const wire = wireFacts(model);
     // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
@@ -103,7 +101,11 @@ export const clientTarget: Target = {
         : null,
       ownParams: CLIENT_CONVENTIONS.ownParams.map(str).join(" | "),
     });
-    return [{ path: "client.ts", content }, ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+    return [
+      // Its error classes share names with the schema's error types: a namespace in the entry points.
+      { path: "client.ts", content, entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } } },
+      { path: "client-node.ts", content: render("client-node.ts.hbs", {}), entry: { platform: "node" } },
+      ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },
 };
 

@@ -16,7 +16,7 @@ export const deprecationsTarget: Target = {
     const registry = registryOf(ctx.model);
     return [
       { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n` },
-      { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }) },
+      { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }), entry: { platform: "portable" } },
     ];
   },
 };

@@ -40,7 +40,8 @@ export const serverTarget: Target = {
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
-    return [{ path: "server.ts", content }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+    // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
+    return [{ path: "server.ts", content, entry: { platform: "node" } }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Target } from "../index.js";
+import type { GeneratedFile } from "../file.js";
 import { key } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { FORMAT_CHECKERS } from "../../ir/formats.js";
@@ -19,7 +20,7 @@ export const validatorsTarget: Target = {
     }));
     const helpers = Object.fromEntries((["fail", "missing", "within", "pointer", "union", "isObject"] as const).map((name) => [name, compiler.helpers.has(name)]));
     const content = render("validators.ts.hbs", { functions: compiler.functions, definitions, formatImports, helpers });
-    const files = [{ path: "validators.ts", content }];
+    const files: GeneratedFile[] = [{ path: "validators.ts", content, entry: { platform: "portable" } }];
     if (formatImports) files.push({ path: "runtime/formats.ts", content: runtimeFile("formats.ts") });
     return files;
   },
