@@ -102,7 +102,7 @@ describe("mcp-gen list", () => {
   it("--spec-dir wins over MCP_SPEC_DIR, adds unpinned revisions, and cache copies show too", async () => {
     const flag = layout(join(work, "flag"), ["2025-06-18", "2030-01-01"]);
     const env = layout(join(work, "env"), ["draft"]);
-    layout(cache, ["draft", "2025-06-18"]);
+    layout(join(cache, "spec"), ["draft", "2025-06-18"]);
     const r = await cli(["list", "--spec-dir", flag], { MCP_SPEC_DIR: env });
     expect(r.code).toBe(0);
     const rows = Object.fromEntries(
@@ -197,7 +197,7 @@ describe("mcp-gen --revision (generate)", () => {
     const spec = layout(join(work, "spec"), ["draft"]);
     const r = await cli(["-r", "draft", "-r", "2025-06-18", "--spec-dir", spec, "--offline"]);
     expect(r.code).toBe(1);
-    expect(expectOneLine(r.stderr)).toMatch(/no schema\.ts for revision 2025-06-18 in --spec-dir/);
+    expect(expectOneLine(r.stderr)).toBe(`mcp-gen: --spec-dir ${spec} has no revision 2025-06-18: expected ${join(spec, "2025-06-18", "schema.ts")}; it holds draft`);
     expect(calls.load).toEqual([]);
   });
 
@@ -259,10 +259,10 @@ describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
     const r = await cli(["fetch", "-r", "2025-06-18", "-r", "draft"], { MCP_SPEC_BASE_URL: base });
     expect(r.code).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      "mcp-gen: fetched 2025-06-18 (2 files, sha256 checked) into cache/2025-06-18",
-      "mcp-gen: fetched draft (2 files, sha256 checked) into cache/draft",
+      "mcp-gen: fetched 2025-06-18 (2 files, sha256 checked) into cache/spec/2025-06-18",
+      "mcp-gen: fetched draft (2 files, sha256 checked) into cache/spec/draft",
     ]);
-    expect(readdirSync(cache).sort()).toEqual(["2025-06-18", "draft"]);
+    expect(readdirSync(join(cache, "spec")).sort()).toEqual(["2025-06-18", "draft"]);
     // ... after which generation finds them offline.
     const gen = await cli(["-r", "draft", "--offline"]);
     expect(gen.code).toBe(0);
@@ -277,7 +277,7 @@ describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
     expect(notice).toMatch(/^mcp-gen: no local schema\.ts for revision 2025-03-26; fetching pinned revision 2025-03-26 from http:\/\/127\.0\.0\.1/);
     expect(summary).toMatch(/schema from fetched/);
     expect(rest).toEqual([]);
-    expect(calls.load).toEqual([{ file: join(cache, "2025-03-26", "schema.ts"), revision: "2025-03-26" }]);
+    expect(calls.load).toEqual([{ file: join(cache, "spec", "2025-03-26", "schema.ts"), revision: "2025-03-26" }]);
   });
 
   it("an unpinned revision cannot be fetched", async () => {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import { fetchRevision } from "../generator/spec/fetch.js";
+import { PIN_STAMP } from "../generator/spec/cache-entries.js";
 import { readRevisions, type RevisionsManifest } from "../generator/spec/revisions.js";
 
 const repoRoot = resolve(import.meta.dirname, "..");
@@ -111,7 +112,7 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     const server = await startServer();
     const cacheDir = tmpDir();
     await fetchRevision("2025-06-18", { cacheDir, env: { MCP_SPEC_BASE_URL: `${server.baseUrl}/` }, manifest });
-    expect(readdirSync(join(cacheDir, "2025-06-18")).sort()).toEqual(["schema.json", "schema.ts"]);
+    expect(readdirSync(join(cacheDir, "2025-06-18")).sort()).toEqual([PIN_STAMP, "schema.json", "schema.ts"]);
   });
 
   it("a sha256 mismatch is an error naming the file, and leaves the cache untouched", async () => {
@@ -161,7 +162,7 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     mkdirSync(join(cacheDir, "draft"));
     writeFileSync(join(cacheDir, "draft", "stale.txt"), "old");
     await fetchRevision("draft", { cacheDir, baseUrl: server.baseUrl, manifest });
-    expect(readdirSync(join(cacheDir, "draft")).sort()).toEqual(["schema.json", "schema.ts"]);
+    expect(readdirSync(join(cacheDir, "draft")).sort()).toEqual([PIN_STAMP, "schema.json", "schema.ts"]);
     expect(readdirSync(cacheDir)).toEqual(["draft"]);
   });
 

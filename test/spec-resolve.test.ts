@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import { resolveSchema, type ResolveOptions } from "../generator/spec/resolve.js";
+import { PIN_STAMP } from "../generator/spec/cache-entries.js";
 import { readRevisions, validateRevisions } from "../generator/spec/revisions.js";
 
 const repoRoot = resolve(import.meta.dirname, "..");
@@ -107,37 +108,60 @@ describe("resolveSchema: order", () => {
   });
 });
 
-describe("resolveSchema: explicit spec dir without the revision", () => {
-  it("an unpinned revision is an error listing the known revisions", async () => {
+describe("resolveSchema: an explicit spec dir is authoritative", () => {
+  it("lacking the revision: one line naming the file expected and what the folder holds", async () => {
     const f = layout(["2025-06-18", "2030-01-01"]);
     const err = await failure(run({ revision: "2031-01-01", specDir: f }));
-    expect(err.message).toContain('unknown revision "2031-01-01"');
-    expect(err.message).toContain(`--spec-dir ${f}`);
-    expect(err.message).toContain("known revisions: 2025-06-18, 2030-01-01, draft");
+    expect(err.message).toBe(`--spec-dir ${f} has no revision 2031-01-01: expected ${join(f, "2031-01-01", "schema.ts")}; it holds 2025-06-18, 2030-01-01; did you mean "2030-01-01"?`);
   });
 
-  it("does not silently fall through to the cache for an unpinned revision", async () => {
-    const c = layout(["2030-01-01"]);
-    await failure(run({ revision: "2030-01-01", env: { MCP_SPEC_DIR: layout([]) }, cacheDir: c }));
-  });
-
-  it("a pinned revision already in the cache is used from there, and says so", async () => {
+  it("never falls back to the cache or the network, even for a pinned revision", async () => {
     const c = layout(["draft"]);
-    const log: string[] = [];
-    const r = await run({ revision: "draft", specDir: layout(["2025-06-18"]), cacheDir: c }, log);
-    expect(r.origin).toBe("cache");
-    expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/has no draft\/schema\.ts; using the cached pinned copy/);
+    let fetched = 0;
+    const spy: typeof fetch = async () => {
+      fetched++;
+      throw new Error("no");
+    };
+    const empty = layout([]);
+    const err = await failure(run({ revision: "draft", env: { MCP_SPEC_DIR: empty }, cacheDir: c, fetch: spy }));
+    expect(err.message).toBe(`MCP_SPEC_DIR=${empty} has no revision draft: expected ${join(empty, "draft", "schema.ts")}; it holds no <revision>/schema.ts at all`);
+    expect(fetched).toBe(0);
   });
 
-  it("a pinned revision nowhere local, --offline: one-line error", async () => {
-    const err = await failure(run({ revision: "draft", env: { MCP_SPEC_DIR: layout([]) }, offline: true }));
-    expect(err.message).toMatch(/no schema\.ts for revision draft in MCP_SPEC_DIR=.*mcp-gen fetch --revision draft/);
+  it("a folder one level too high: the message suggests its schema/ subfolder", async () => {
+    const top = layout([]);
+    mkdirSync(join(top, "schema", "draft"), { recursive: true });
+    writeFileSync(join(top, "schema", "draft", "schema.ts"), "// draft\n");
+    const err = await failure(run({ revision: "draft", specDir: top }));
+    expect(err.message).toBe(`--spec-dir ${top} has no revision draft: expected ${join(top, "draft", "schema.ts")}; did you mean --spec-dir ${join(top, "schema")}?`);
   });
 
   it("a spec dir that does not exist is reported as such", async () => {
     const err = await failure(run({ revision: "draft", specDir: join(tmpdir(), "mcp-gen-nope-404") }));
     expect(err.message).toMatch(/--spec-dir .*: no such directory/);
+  });
+});
+
+describe("resolveSchema: the cache", () => {
+  it("a copy stamped with another commit than the pin is stale: fetched again (offline: an error saying so)", async () => {
+    const c = layout(["draft"]);
+    writeFileSync(join(c, "draft", PIN_STAMP), JSON.stringify({ commit: "9".repeat(40), files: { "schema.ts": "0".repeat(64) } }));
+    const offline = await failure(run({ revision: "draft", cacheDir: c, offline: true }));
+    expect(offline.message).toBe(`the cached draft is from commit ${"9".repeat(12)}, pinned is ${"2".repeat(12)} (--offline): run without --offline or "mcp-gen fetch --revision draft"`);
+    const log: string[] = [];
+    await failure(run({ revision: "draft", cacheDir: c }, log));
+    expect(log[0]).toMatch(/^mcp-gen: the cached draft is from commit 9{12}, pinned is 2{12}; fetching pinned revision draft/);
+  });
+
+  it("a copy stamped with the pinned commit and files is used", async () => {
+    const c = layout(["draft"]);
+    writeFileSync(join(c, "draft", PIN_STAMP), JSON.stringify({ commit: "2".repeat(40), files: { "schema.ts": "0".repeat(64) } }));
+    expect((await run({ revision: "draft", cacheDir: c, offline: true })).origin).toBe("cache");
+  });
+
+  it("an unknown revision suggests the closest known one", async () => {
+    const err = await failure(run({ revision: "2025-06-81" }));
+    expect(err.message).toMatch(/^unknown revision "2025-06-81"; known revisions: 2025-06-18, draft; did you mean "2025-06-18"\?/);
   });
 });
 

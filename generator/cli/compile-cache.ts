@@ -4,6 +4,7 @@ import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { PRETTIER_MODULES } from "../emit/format.js";
+import { touch } from "../spec/cache-entries.js";
 
 /**
  * Keeps V8's compiled code between runs. Reading and compiling the CommonJS bundles behind ts-morph
@@ -21,8 +22,7 @@ export interface CompileCache {
   save(): void;
 }
 
-export function enableCompileCache(cacheDir: string): CompileCache {
-  const dir = join(cacheDir, "v8");
+export function enableCompileCache(dir: string): CompileCache {
   const builtIn = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (builtIn) {
     builtIn(dir);
@@ -103,7 +103,11 @@ function preload(file: string, cacheFile: string): { script: Script; cacheFile: 
     throw error;
   }
   module.loaded = true;
-  return cachedData && !script.cachedDataRejected ? undefined : { script, cacheFile };
+  if (cachedData && !script.cachedDataRejected) {
+    touch(cacheFile); // in use: not pruned as stale
+    return undefined;
+  }
+  return { script, cacheFile };
 }
 
 /** Bytes first, then decoded: for these bundles about 40 % faster than `readFileSync(file, "utf8")` on Node 20. */

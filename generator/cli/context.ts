@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { defaultCacheDir } from "../spec/project-root.js";
+import { specCacheDir, userCacheDir } from "../spec/cache-dir.js";
 
 /**
  * Everything a command touches outside its arguments. `main(argv, io)` takes
@@ -32,9 +32,14 @@ export class UsageError extends Error {
   }
 }
 
-/** The cache folder; MCP_GEN_CACHE_DIR moves it (CI and tests keep the checkout clean). */
+/** The cache's root (see userCacheDir); MCP_GEN_CACHE_DIR moves it. */
+export function cacheRootFor(io: CliIO): string {
+  return userCacheDir(io.env);
+}
+
+/** Where downloaded revisions are cached. */
 export function cacheDirFor(io: CliIO): string {
-  return io.env.MCP_GEN_CACHE_DIR || defaultCacheDir();
+  return specCacheDir(cacheRootFor(io));
 }
 
 /** One-line notices go to stderr so stdout stays machine-readable (`mcp-gen ir`). */

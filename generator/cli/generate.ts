@@ -3,7 +3,9 @@ import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
-import { cacheDirFor, displayPath, logTo, UsageError, type CliIO } from "./context.js";
+import { compileCacheDir } from "../spec/cache-dir.js";
+import { pruneCache } from "../spec/cache-entries.js";
+import { cacheDirFor, cacheRootFor, displayPath, logTo, UsageError, type CliIO } from "./context.js";
 import { generatorVersion } from "./version.js";
 
 /**
@@ -29,7 +31,7 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
   const version = generatorVersion();
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
-  const compileCache = enableCompileCache(cacheDirFor(io)); // before the loader brings in TypeScript
+  const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
   const [{ loadModel }, { emitRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
 
   for (const schema of located) {
@@ -43,6 +45,7 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
       `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
     );
   }
+  pruneCache(cacheRootFor(io)); // entries no project used for a month
 }
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */

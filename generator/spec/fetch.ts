@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GeneratorError } from "../errors.js";
 import { replaceDir } from "../fs/replace-dir.js";
+import { PIN_STAMP, type PinStamp } from "./cache-entries.js";
 import { sha256Hex } from "./integrity.js";
 import { defaultCacheDir } from "./project-root.js";
 import { readRevisions, type RevisionEntry, type RevisionsManifest } from "./revisions.js";
@@ -91,6 +92,8 @@ export async function fetchRevision(revision: string, options: FetchOptions = {}
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, contents.get(path) as Uint8Array, { flag: "wx" });
     }
+    const stamp: PinStamp = { commit: entry.commit, files: entry.files };
+    writeFileSync(join(tmp, PIN_STAMP), `${JSON.stringify(stamp)}\n`, { flag: "wx" });
     const dir = join(cacheDir, revision);
     replaceDir(tmp, dir);
     return { revision, dir, files: paths, source };

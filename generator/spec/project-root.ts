@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { specCacheDir, userCacheDir } from "./cache-dir.js";
 
 /**
  * Finds the mcp-gen checkout this module belongs to.
@@ -38,9 +39,9 @@ export function projectRoot(): string {
   return cachedRoot;
 }
 
-/** Default location of the git-ignored schema cache (`schema/<rev>/`), next to revisions.json. */
+/** Default location of downloaded revisions (`<rev>/`): the per-user cache's `spec/`. */
 export function defaultCacheDir(): string {
-  return join(projectRoot(), "schema");
+  return specCacheDir(userCacheDir());
 }
 
 /** Default location of the pinned-revisions manifest. */

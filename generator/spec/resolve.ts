@@ -5,15 +5,17 @@ import { fetchRevision, revisionSourceUrl } from "./fetch.js";
 import { defaultCacheDir } from "./project-root.js";
 import { readRevisions, REVISION_NAME, type RevisionsManifest } from "./revisions.js";
 import { chooseSpecDir, type ExplicitSpecDir } from "./sources.js";
-import { hasSchema, isDirectory, schemaFileIn } from "./spec-dirs.js";
+import { hasSchema, isDirectory, revisionsIn, schemaFileIn } from "./spec-dirs.js";
+import { PIN_STAMP, readStamp, touch } from "./cache-entries.js";
+import { didYouMean } from "../suggest.js";
 
 /**
  * Finds the schema.ts to generate from, in a fixed order:
  *   1. `--spec-dir DIR`, else 2. MCP_SPEC_DIR (only the first one given is used),
- *   3. the cache `schema/<rev>/`, 4. a download of the pinned commit.
- * A spec dir the user named explicitly is trusted to be what they want, so a
- * revision missing there is not silently served from elsewhere, except for a
- * pinned revision, whose cached copy is hash-checked and therefore equivalent.
+ *   3. the per-user cache `<cache>/spec/<rev>/`, 4. a download of the pinned commit.
+ * A spec dir the user named is authoritative: a revision missing there is an error naming the
+ * file expected, never served from the cache or the network (a folder one level too high would
+ * otherwise go unnoticed).
  */
 export type SchemaOrigin = "spec-dir" | "env" | "cache" | "fetched";
 
@@ -68,45 +70,61 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
     await fetchRevision(revision, fetchOptions);
     return found(cacheDir, "fetched");
   };
-  const knownList = (explicit?: ExplicitSpecDir): string => {
-    const names = catalog({ specDir: explicit?.dir, cacheDir, manifest: getManifest(), env: {} }).map((e) => e.revision);
+  const knownList = (): string => {
+    const names = catalog({ cacheDir, manifest: getManifest(), env: {} }).map((e) => e.revision);
     return names.length ? names.join(", ") : "(none)";
   };
 
   const explicit = chooseSpecDir({ specDir: options.specDir, env, cwd: options.cwd });
   if (explicit) {
+    // The user named where the spec is: it is the only place looked at, so a wrong folder is said at once.
     if (!isDirectory(explicit.dir)) {
       throw new GeneratorError(`${explicit.label}: no such directory`);
     }
     if (hasSchema(explicit.dir, revision)) return found(explicit.dir, explicit.origin);
-
-    const pinned = getManifest().revisions[revision] !== undefined;
-    if (!pinned) {
-      throw new GeneratorError(
-        `unknown revision "${revision}": not pinned in schema/revisions.json and no ${revision}/schema.ts in ${explicit.label}; known revisions: ${knownList(explicit)}`,
-      );
-    }
-    if (hasSchema(cacheDir, revision)) {
-      log(`mcp-gen: ${explicit.label} has no ${revision}/schema.ts; using the cached pinned copy in ${join(cacheDir, revision)}`);
-      return found(cacheDir, "cache");
-    }
-    if (options.offline) {
-      throw new GeneratorError(
-        `no schema.ts for revision ${revision} in ${explicit.label} (--offline): pass a --spec-dir that has ${revision}/schema.ts, or run "mcp-gen fetch --revision ${revision}" (network)`,
-      );
-    }
-    return await attempt(() => fetchIntoCache(`${explicit.label} has no ${revision}/schema.ts`), revision);
+    throw new GeneratorError(missingInSpecDir(explicit, revision));
   }
 
-  if (hasSchema(cacheDir, revision)) return found(cacheDir, "cache");
+  const pin = getManifest().revisions[revision];
+  if (hasSchema(cacheDir, revision)) {
+    const stamp = readStamp(join(cacheDir, revision));
+    // An unstamped copy was put there by hand; a stamped one must come from the pinned commit.
+    if (!pin || !stamp || (stamp.commit === pin.commit && sameFiles(stamp.files, pin.files))) {
+      touch(join(cacheDir, revision, PIN_STAMP));
+      return found(cacheDir, "cache");
+    }
+    const why = `the cached ${revision} is from commit ${stamp.commit.slice(0, 12)}, pinned is ${pin.commit.slice(0, 12)}`;
+    if (options.offline) throw new GeneratorError(`${why} (--offline): run without --offline or "mcp-gen fetch --revision ${revision}"`);
+    return await attempt(() => fetchIntoCache(why), revision);
+  }
 
-  if (getManifest().revisions[revision] === undefined) {
+  if (pin === undefined) {
+    const names = knownList();
     throw new GeneratorError(
-      `unknown revision "${revision}"; known revisions: ${knownList()} (for another revision pass --spec-dir DIR or set MCP_SPEC_DIR to a folder holding ${revision}/schema.ts)`,
+      `unknown revision "${revision}"; known revisions: ${names}${didYouMean(revision, names.split(", "))} (for another revision pass --spec-dir DIR or set MCP_SPEC_DIR to a folder holding ${revision}/schema.ts)`,
     );
   }
   if (options.offline) throw new GeneratorError(missingAdvice(revision));
   return await attempt(() => fetchIntoCache(`no local schema.ts for revision ${revision}`), revision);
+}
+
+/** One line naming the file that was expected, and the likely slip: a folder one level too high. */
+function missingInSpecDir(explicit: ExplicitSpecDir, revision: string): string {
+  const expected = schemaFileIn(explicit.dir, revision);
+  const held = revisionsIn(explicit.dir);
+  const flag = explicit.origin === "spec-dir" ? "--spec-dir" : "MCP_SPEC_DIR=";
+  const given = explicit.label.slice(explicit.origin === "spec-dir" ? "--spec-dir ".length : "MCP_SPEC_DIR=".length);
+  const hint = hasSchema(join(explicit.dir, "schema"), revision)
+    ? `; did you mean ${flag}${flag.endsWith("=") ? "" : " "}${join(given, "schema")}?`
+    : held.length > 0
+      ? `; it holds ${held.join(", ")}${didYouMean(revision, held)}`
+      : "; it holds no <revision>/schema.ts at all";
+  return `${explicit.label} has no revision ${revision}: expected ${expected}${hint}`;
+}
+
+function sameFiles(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(b);
+  return Object.keys(a).length === keys.length && keys.every((k) => a[k] === b[k]);
 }
 
 /** The one line that lists every way to provide a schema. */
