@@ -21,6 +21,7 @@ describe("constraint tags in the IR", () => {
 
   it("folds @format into the string", () => {
     expect(prop("source")).toEqual({ kind: "string", format: "uri" });
+    expect(propertiesOf(rendered.model, "Slip").get("origin")!.type).toEqual({ kind: "string", format: "uri" }); // `@format: uri`
     expect(definition(rendered.model, "Link").type).toEqual({ kind: "string", format: "uri" });
   });
 
@@ -81,7 +82,7 @@ describe("generated validators of the constraints fixture", () => {
   const check = (value: unknown): Result => v.validators["Measurement"]!(value);
 
   it("exports is/validate functions and the validators table", () => {
-    expect(Object.keys(v.validators)).toEqual(["Measurement", "Link"]);
+    expect(Object.keys(v.validators)).toEqual(["Measurement", "Link", "Slip"]);
     expect(typeof v["isMeasurement"]).toBe("function");
     expect(typeof v["validateLink"]).toBe("function");
   });

@@ -251,3 +251,50 @@ describe("every fixture", () => {
     expect(JSON.parse(JSON.stringify(model))).toStrictEqual(model);
   });
 });
+
+describe("constructs of real schema revisions", () => {
+  it("reads `never` as the impossible type, an empty union", () => {
+    const model = loadFixture("never");
+    expect(definition(model, "Nothing").type).toEqual({ kind: "union", members: [] });
+    const structured = propertiesOf(model, "TextOnly").get("structured")!;
+    expect([structured.type, structured.optional]).toEqual([{ kind: "union", members: [] }, true]);
+  });
+
+  it("reads Record with a literal-or-string key as the named property plus an index signature", () => {
+    const model = loadFixture("record-named-key");
+    const hint = propertiesOf(model, "Hints").get("hint")!.type;
+    expect(hint.kind === "object" && hint.properties.map((p) => [p.name, p.type, p.optional])).toEqual([["name", str, false]]);
+    expect(hint.kind === "object" && hint.indexSignature?.type).toEqual(str);
+    const sizes = propertiesOf(model, "Hints").get("sizes")!.type;
+    expect(sizes.kind === "object" && [sizes.properties.map((p) => p.name), sizes.indexSignature]).toEqual([["small", "large"], null]);
+  });
+
+  it("merges two declarations of one interface: members and bases of both, a repeated member once", () => {
+    const model = loadFixture("merging");
+    expect(model.definitions.map((d) => d.name)).toEqual(["Base", "Item"]);
+    const item = definition(model, "Item");
+    expect(item.heritage).toEqual([{ name: "Base", omit: [] }]);
+    expect([...propertiesOf(model, "Item").values()].map((p) => [p.name, p.declaredIn, p.optional])).toEqual([
+      ["id", "Base", false],
+      ["name", "Item", false],
+      ["size", "Item", true],
+    ]);
+    expect([item.doc.text, item.line]).toEqual(["The first declaration.", 6]);
+  });
+
+  it("keeps `readonly` as a fact of the property, also inside anonymous object types", () => {
+    const model = loadFixture("readonly");
+    const props = propertiesOf(model, "Point");
+    expect([props.get("x")!.readonly, props.get("y")!.readonly]).toEqual([true, false]);
+    const bounds = props.get("bounds")!.type;
+    expect(bounds.kind === "object" && bounds.properties[0]!.readonly).toBe(true);
+  });
+
+  it("reads the library's Date as schema.json does, a date-time string", () => {
+    expect(propertiesOf(loadFixture("date"), "Stamped").get("lastModified")!.type).toEqual({ kind: "string", format: "date-time" });
+  });
+
+  it("skips stray top-level semicolons", () => {
+    expect(loadFixture("empty-statement").definitions.map((d) => d.name)).toEqual(["First", "Second"]);
+  });
+});

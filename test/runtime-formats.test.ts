@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import AjvModule from "ajv";
 import addFormatsModule from "ajv-formats";
-import { isByte, isUri, isUriTemplate } from "../templates/runtime/formats.js";
+import { isByte, isDateTime, isUri, isUriTemplate } from "../templates/runtime/formats.js";
 
 // ---------------------------------------------------------------------------
 // Reference: Ajv + ajv-formats ("full" mode), exactly as the differential
@@ -26,6 +26,7 @@ const compileFormat = (format: string): ((s: string) => boolean) => {
 const ajvUri = compileFormat("uri");
 const ajvUriTemplate = compileFormat("uri-template");
 const ajvByte = compileFormat("byte");
+const ajvDateTime = compileFormat("date-time");
 
 /** fast-check runs per property (each format has 3-4 properties); FORMATS_FC_RUNS overrides for soak runs. */
 const RUNS = Number(process.env["FORMATS_FC_RUNS"] ?? 4000);
@@ -235,7 +236,37 @@ const byteTable: Array<[string, boolean]> = [
   ["!!\u0085", false], // NEL is not a JS line terminator
 ];
 
+const dateTimeTable: Array<[string, boolean]> = [
+  ["2025-02-17T10:20:30Z", true],
+  ["2025-02-17t10:20:30z", true],
+  ["2025-02-17 10:20:30Z", true], // QUIRK: whitespace for "T"
+  ["2025-02-17T10:20:30.123+01:00", true],
+  ["2025-02-17T10:20:30+0100", true], // QUIRK: no colon
+  ["2025-02-17T10:20:30+01", true], // QUIRK: hours only
+  ["2025-02-17T10:20:30", false], // no offset
+  ["2025-02-17", false],
+  ["2024-02-29T00:00:00Z", true], // leap day
+  ["2023-02-29T00:00:00Z", false],
+  ["2000-02-29T00:00:00Z", true], // divisible by 400
+  ["1900-02-29T00:00:00Z", false], // divisible by 100 only
+  ["2025-04-31T00:00:00Z", false],
+  ["2025-13-01T00:00:00Z", false],
+  ["2025-00-01T00:00:00Z", false],
+  ["2025-01-00T00:00:00Z", false],
+  ["2025-01-01T24:00:00Z", false],
+  ["2025-01-01T23:60:00Z", false],
+  ["2016-12-31T23:59:60Z", true], // leap second at 23:59 UTC
+  ["2016-12-31T18:59:60-05:00", true], // the same leap second, in another zone
+  ["2016-12-31T22:59:60Z", false],
+  ["2016-12-31T24:59:00+01", true], // QUIRK: 23:59 UTC once shifted, whatever the hour written
+  ["2025-01-01T00:00:00+24:00", false],
+  ["2025-01-01T00:00:00+01:60", false],
+  ["2025-01-01T00:00:00Z\n", false],
+  ["2025-01-01TT00:00:00Z", false],
+];
+
 describe.each([
+  { name: "date-time", ours: isDateTime, ref: ajvDateTime, table: dateTimeTable },
   { name: "uri", ours: isUri, ref: ajvUri, table: uriTable },
   { name: "uri-template", ours: isUriTemplate, ref: ajvUriTemplate, table: uriTemplateTable },
   { name: "byte", ours: isByte, ref: ajvByte, table: byteTable },
@@ -528,6 +559,32 @@ describe("byte: agrees with ajv-formats", () => {
       fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })), agree(isByte, ajvByte)),
       { numRuns: RUNS },
     );
+  });
+});
+
+/** Date-times drawn near the grammar: digits of any width, every separator and offset form, sometimes a stray unit. */
+const dateTimeLike = fc
+  .tuple(
+    fc.integer({ min: 0, max: 2400 }),
+    fc.integer({ min: 0, max: 13 }),
+    fc.integer({ min: 0, max: 32 }),
+    fc.constantFrom("T", "t", " ", "\u2028", "x", "TT"),
+    fc.tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 })),
+    fc.constantFrom("", ".5", ".123456", "."),
+    fc.constantFrom("Z", "z", "", "+01:00", "-05:00", "+0530", "+01", "+24:00", "-00:60", "+1:00"),
+    fc.oneof(fc.constant(""), anyCodeUnit),
+  )
+  .map(([y, mo, d, sep, [h, mi, s], frac, tz, extra]) => {
+    const two = (n: number) => String(n).padStart(2, "0");
+    return `${String(y).padStart(4, "0")}-${two(mo)}-${two(d)}${sep}${two(h)}:${two(mi)}:${two(s)}${frac}${tz}${extra}`;
+  });
+
+describe("date-time: agrees with ajv-formats", () => {
+  it("on structured date-times", () => {
+    fc.assert(fc.property(dateTimeLike, agree(isDateTime, ajvDateTime)), { numRuns: RUNS });
+  });
+  it("on arbitrary strings", () => {
+    fc.assert(fc.property(fc.string({ unit: anyCodeUnit }), agree(isDateTime, ajvDateTime)), { numRuns: RUNS });
   });
 });
 

@@ -39,6 +39,7 @@ export function typeText(type: TypeNode): string {
     }
     case "union":
     case "intersection":
+      if (type.members.length === 0) return type.kind === "union" ? "never" : "unknown";
       return [...new Set(type.members.map(typeText))].sort().join(type.kind === "union" ? " | " : " & ");
   }
 }

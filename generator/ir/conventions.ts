@@ -2,6 +2,7 @@
  * The few facts about MCP that `schema.ts` does not state in its types, kept in one place.
  * Everything else the loader derives from the schema's own content.
  */
+import type { TypeNode } from "./model.js";
 
 /** What being a member of one of the schema's membership unions means. */
 export interface MembershipRole {
@@ -43,6 +44,14 @@ export const JSONRPC_ERROR_RANGE = { min: -32768, max: -32000 } as const;
  * real numbers; the validators accept what `schema.json` accepts, so the IR follows suit.
  */
 export const NUMBERS_ARE_INTEGERS_BY_DEFAULT = true;
+
+/**
+ * TypeScript's library types a schema may name, as `schema.json` renders them (its generator writes
+ * a `Date` as a string in `date-time` format). A schema declaring a type of the same name uses its own.
+ */
+export const LIBRARY_TYPES: Readonly<Record<string, TypeNode>> = {
+  Date: { kind: "string", format: "date-time" },
+};
 
 /**
  * Anchors for the wire facts of `wire.ts`: the names of types and fields by which a protocol role

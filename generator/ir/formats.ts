@@ -7,4 +7,5 @@ export const FORMAT_CHECKERS: Readonly<Record<string, string>> = {
   uri: "isUri",
   "uri-template": "isUriTemplate",
   byte: "isByte",
+  "date-time": "isDateTime",
 };

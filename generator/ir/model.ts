@@ -166,6 +166,8 @@ export interface Property {
   name: string;
   type: TypeNode;
   optional: boolean;
+  /** Declared `readonly`: kept so the emitted type says it too (JSON itself has no such notion). */
+  readonly: boolean;
   doc: Doc;
   deprecated: DeprecationNote | null;
   /** The definition that declares it (differs from the owner for inherited properties); `null` inside anonymous object types. */

@@ -1,5 +1,6 @@
 import { Node, SyntaxKind, type SourceFile } from "./ts-morph.js";
-import type { Constant, Definition, Deprecation, Heritage, TypeNode } from "../ir/model.js";
+import type { Constant, Definition, Deprecation, Heritage, ObjectType, TypeNode } from "../ir/model.js";
+import { GeneratorError } from "../errors.js";
 import { categoryOf, hasTag, parseDeprecation, parseJsDoc } from "./jsdoc.js";
 import { applyTagConstraints, convertMembers, convertType, docOf, fail } from "./types.js";
 import { lineOf } from "./source.js";
@@ -22,8 +23,11 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
   const values = new Map(constants.map((c) => [c.name, c.value] as const));
   const definitions: Definition[] = [];
   const deprecations: Deprecation[] = [];
-  for (const statement of sourceFile.getStatements()) {
-    if (Node.isVariableStatement(statement)) continue;
+  const statements = sourceFile.getStatements();
+  const declared = new Set(statements.flatMap((s) => (Node.isInterfaceDeclaration(s) || Node.isTypeAliasDeclaration(s) ? [s.getName()] : [])));
+  for (const statement of statements) {
+    // A stray `;` between declarations is an empty statement: valid, and nothing to read.
+    if (Node.isVariableStatement(statement) || Node.isEmptyStatement(statement)) continue;
     if (!Node.isInterfaceDeclaration(statement) && !Node.isTypeAliasDeclaration(statement)) {
       fail(ctx, statement, `unsupported top-level ${statement.getKindName()} \`${statement.getText().split("\n")[0]}\``);
     }
@@ -31,7 +35,7 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
     if (statement.getTypeParameters().length > 0) fail(ctx, statement, `unsupported generic declaration \`${statement.getName()}\``);
     const name = statement.getName();
     const doc = docOf(statement);
-    const typeCtx = { file, constants: values, definition: name, deprecations };
+    const typeCtx = { file, constants: values, definition: name, deprecations, declared };
     const deprecated = parseDeprecation(doc);
     if (deprecated) {
       deprecations.push({ ...deprecated, target: { kind: "definition", definition: name }, line: lineOf(statement) });
@@ -45,7 +49,7 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
       type = applyTagConstraints(convertType(statement.getTypeNodeOrThrow(), typeCtx, []), doc, ctx, statement);
       readUnionMemberDeprecations(statement, name, deprecations);
     }
-    definitions.push({
+    const definition: Definition = {
       name,
       declaration: Node.isInterfaceDeclaration(statement) ? "interface" : "type",
       type,
@@ -55,9 +59,47 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
       internal: hasTag(doc, "internal"),
       deprecated,
       line: lineOf(statement),
-    });
+    };
+    const earlier = definitions.find((d) => d.name === name);
+    if (earlier && earlier.declaration === "interface" && definition.declaration === "interface") mergeInterface(earlier, definition, file);
+    else definitions.push(definition);
   }
   return { definitions, constants, deprecations };
+}
+
+/**
+ * Declaration merging: a second `interface` of the same name adds its members and bases to the
+ * first, as TypeScript merges them. A property declared in both must have the same type there (else
+ * the schema does not compile); the first declaration's doc and line stand for the merged one.
+ */
+function mergeInterface(into: Definition, from: Definition, file: string): void {
+  const target = into.type as ObjectType;
+  const source = from.type as ObjectType;
+  for (const property of source.properties) {
+    const existing = target.properties.find((p) => p.name === property.name);
+    if (!existing) target.properties.push(property);
+    else if (shapeKey(existing.type) !== shapeKey(property.type) || existing.optional !== property.optional) {
+      throw new GeneratorError(`\`${into.name}.${property.name}\` is declared twice with different types`, file, property.line);
+    }
+  }
+  if (source.indexSignature) {
+    if (target.indexSignature && shapeKey(target.indexSignature.type) !== shapeKey(source.indexSignature.type)) {
+      throw new GeneratorError(`\`${into.name}\` has two different index signatures`, file, from.line);
+    }
+    target.indexSignature ??= source.indexSignature;
+  }
+  for (const heritage of from.heritage) {
+    if (!into.heritage.some((h) => h.name === heritage.name)) into.heritage.push(heritage);
+  }
+  if (into.doc.text === "" && into.doc.tags.length === 0) into.doc = from.doc;
+  into.category ??= from.category;
+  into.internal ||= from.internal;
+  into.deprecated ??= from.deprecated;
+}
+
+/** A type as JSON without where it was written (lines, docs), so two spellings of one type compare equal. */
+function shapeKey(type: TypeNode): string {
+  return JSON.stringify(type, (key, value: unknown) => (key === "line" || key === "doc" || key === "declaredIn" ? undefined : value));
 }
 
 function readConstants(sourceFile: SourceFile, file: string): Constant[] {

@@ -2,7 +2,7 @@ import { Node, SyntaxKind, type JSDocableNode, type TypeNode as TsTypeNode } fro
 import type { Doc, Deprecation, DeprecationNote, DeprecationTarget, ObjectType, Property, TypeNode } from "../ir/model.js";
 import { GeneratorError } from "../errors.js";
 import { FORMAT_CHECKERS } from "../ir/formats.js";
-import { NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "../ir/conventions.js";
+import { LIBRARY_TYPES, NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "../ir/conventions.js";
 import { EMPTY_DOC, parseDeprecation, parseJsDoc } from "./jsdoc.js";
 import { lineOf } from "./source.js";
 
@@ -15,6 +15,8 @@ export interface TypeContext {
   definition: string;
   /** Collects every `@deprecated` tag met, with its place. */
   deprecations: Deprecation[];
+  /** Every name the schema declares, so that a global such as `Date` is known to be the library's. */
+  declared: ReadonlySet<string>;
 }
 
 export function fail(ctx: { file: string }, node: Node, message: string): never {
@@ -45,6 +47,9 @@ export function convertType(node: TsTypeNode, ctx: TypeContext, path: string[]):
       return { kind: "any" };
     case SyntaxKind.ObjectKeyword:
       return { kind: "nonPrimitive" };
+    case SyntaxKind.NeverKeyword:
+      // The impossible type: a union of nothing, which no value matches.
+      return { kind: "union", members: [] };
     case SyntaxKind.ParenthesizedType:
       return convertType(node.asKindOrThrow(SyntaxKind.ParenthesizedType).getTypeNode(), ctx, path);
     case SyntaxKind.LiteralType:
@@ -108,18 +113,47 @@ function convertReference(node: Node, ctx: TypeContext, path: string[]): TypeNod
   const ref = node.asKindOrThrow(SyntaxKind.TypeReference);
   const name = ref.getTypeName().getText();
   const args = ref.getTypeArguments();
-  if (args.length === 0) return { kind: "ref", name };
-  if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) {
-    return {
-      kind: "object",
-      properties: [],
-      indexSignature: { keyName: "key", type: convertType(args[1]!, ctx, path), declaredIn: null },
-    };
+  if (args.length === 0) {
+    const library = LIBRARY_TYPES[name];
+    return library && !ctx.declared.has(name) ? structuredClone(library) : { kind: "ref", name };
   }
+  if (name === "Record" && args.length === 2) return convertRecord(ref, args[0]!, args[1]!, ctx, path);
   if (name === "Array" && args.length === 1) {
     return { kind: "array", items: convertType(args[0]!, ctx, path), minItems: null, maxItems: null };
   }
   return fail(ctx, node, `unsupported generic type \`${ref.getText()}\``);
+}
+
+/**
+ * `Record<K, T>`: each string literal of `K` is a required property of type `T`, and `string` among
+ * `K`'s members adds the index signature, as TypeScript's mapped type makes of it
+ * (`Record<"name" | string, string>` is `{ name: string; [key: string]: string }`).
+ */
+function convertRecord(node: Node, key: TsTypeNode, value: TsTypeNode, ctx: TypeContext, path: string[]): ObjectType {
+  const keys = Node.isUnionTypeNode(key) ? key.getTypeNodes() : [key];
+  const object: ObjectType = { kind: "object", properties: [], indexSignature: null };
+  for (const member of keys) {
+    const literal = Node.isLiteralTypeNode(member) ? member.getLiteral() : null;
+    if (member.getKind() === SyntaxKind.StringKeyword) {
+      object.indexSignature = { keyName: "key", type: convertType(value, ctx, path), declaredIn: null };
+    } else if (literal && (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal))) {
+      const name = literal.getLiteralValue();
+      if (object.properties.some((p) => p.name === name)) continue;
+      object.properties.push({
+        name,
+        type: convertType(value, ctx, [...path, name]),
+        optional: false,
+        readonly: false,
+        doc: EMPTY_DOC,
+        deprecated: null,
+        declaredIn: null,
+        line: lineOf(member),
+      });
+    } else {
+      fail(ctx, node, `unsupported Record key \`${member.getText()}\` in \`${node.getText()}\``);
+    }
+  }
+  return object;
 }
 
 /**
@@ -154,14 +188,13 @@ function convertProperty(member: Node, ctx: TypeContext, path: string[], owner: 
   else return fail(ctx, member, `unsupported property name \`${nameNode.getText()}\``);
   const typeNode = signature.getTypeNode();
   if (!typeNode) return fail(ctx, member, `property \`${name}\` has no type`);
-  if (signature.isReadonly()) fail(ctx, member, `unsupported readonly property \`${name}\``);
   const doc = docOf(signature);
   const propertyPath = [...path, name];
   const type = applyTagConstraints(convertType(typeNode, ctx, propertyPath), doc, ctx, member);
   const deprecated = parseDeprecation(doc);
   const line = lineOf(signature);
   if (deprecated) ctx.deprecations.push({ ...deprecated, target: propertyTarget(ctx.definition, propertyPath, type, deprecated), line });
-  return { name, type, optional: signature.hasQuestionToken(), doc, deprecated, declaredIn: owner, line };
+  return { name, type, optional: signature.hasQuestionToken(), readonly: signature.isReadonly(), doc, deprecated, declaredIn: owner, line };
 }
 
 /**
@@ -184,7 +217,9 @@ function propertyTarget(definition: string, path: string[], type: TypeNode, note
  */
 export function applyTagConstraints(type: TypeNode, doc: Doc, ctx: { file: string }, at: Node): TypeNode {
   let result = type;
-  for (const tag of doc.tags) {
+  for (const written of doc.tags) {
+    // `@format: uri` is a slip authors make for `@format uri`; the colon is not part of the value.
+    const tag = { name: written.name, text: written.text.replace(/^:\s*/, "") };
     const apply = (kind: TypeNode["kind"], change: (node: TypeNode) => TypeNode): void => {
       let applied = false;
       result = mapTop(result, (node) => {

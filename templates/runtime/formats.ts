@@ -219,3 +219,44 @@ export function isUriTemplate(value: string): boolean {
 export function isByte(value: string): boolean {
   return BYTE_RE.test(value);
 }
+
+// ---------------------------------------------------------------------------
+// RFC 3339 (date-time), section 5.6
+// ---------------------------------------------------------------------------
+
+/**
+ * full-date "T" partial-time time-offset, "T" and "Z" in either case.
+ * QUIRK: ajv-formats also takes one whitespace character for "T", and an offset of hours alone
+ * ("+01") or without its colon ("+0100").
+ */
+const DATE_TIME_RE =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt\s]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2})(?::?([0-9]{2}))?)$/;
+
+/** Days in each month of a common year; February gains one in leap years. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const isLeapYear = (year: number): boolean =>
+  year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/** A date-time as RFC 3339 has it: a real calendar day, a real time, and an offset. */
+export function isDateTime(value: string): boolean {
+  const m = DATE_TIME_RE.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(
+    Number,
+  ) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1) return false;
+  if (day > MONTH_DAYS[month - 1]! + (month === 2 && isLeapYear(year) ? 1 : 0)) return false;
+  const sign = m[7] === "-" ? -1 : 1;
+  const offsetHours = Number(m[8] ?? 0);
+  const offsetMinutes = Number(m[9] ?? 0);
+  if (offsetHours > 23 || offsetMinutes > 59) return false;
+  if (hour <= 23 && minute <= 59 && second <= 59) return true;
+  // A leap second (:60) is only ever inserted at 23:59 UTC: shift to UTC to tell.
+  // QUIRK: ajv-formats takes any time that is 23:59 UTC once shifted, seconds up to 60, even
+  // with an hour of 24 written ("24:59:00+01").
+  if (second > 60) return false;
+  const utcMinute = minute - offsetMinutes * sign;
+  const utcHour = hour - offsetHours * sign - (utcMinute < 0 ? 1 : 0);
+  return (utcHour === 23 || utcHour === -1) && (utcMinute === 59 || utcMinute === -1);
+}

@@ -43,12 +43,13 @@ let nextLine = 1;
 export function prop(
   name: string,
   type: TypeNode,
-  options: { optional?: boolean; doc?: Doc; declaredIn?: string | null; line?: number } = {},
+  options: { optional?: boolean; readonly?: boolean; doc?: Doc; declaredIn?: string | null; line?: number } = {},
 ): Property {
   return {
     name,
     type,
     optional: options.optional ?? false,
+    readonly: options.readonly ?? false,
     doc: options.doc ?? noDoc,
     deprecated: null,
     declaredIn: options.declaredIn ?? null,

@@ -117,7 +117,7 @@ function memberLines(properties: readonly Property[], indexSignature: IndexSigna
 
 /** A property signature with its doc, without the closing `;`. */
 export function propertyText(property: Property): string {
-  return `${docComment(property.doc)}${key(property.name)}${property.optional ? "?" : ""}: ${typeText(property.type)}`;
+  return `${docComment(property.doc)}${property.readonly ? "readonly " : ""}${key(property.name)}${property.optional ? "?" : ""}: ${typeText(property.type)}`;
 }
 
 /** One `extends` entry: `Base` or `Omit<Base, "a" | "b">`. */

@@ -36,7 +36,9 @@ export class ValidatorCompiler {
     this.names.add(name);
     const scope = new Scope();
     const body = this.statements(type, "v", { parts: [] }, scope, name);
-    this.functions.push(`function ${name}(v: any): boolean {\n${body.join("\n")}\nreturn true;\n}`);
+    // `never` rejects without reading the value; strict consumers flag an unread parameter.
+    const param = type.kind === "union" && type.members.length === 0 ? "_v" : "v";
+    this.functions.push(`function ${name}(${param}: any): boolean {\n${body.join("\n")}\nreturn true;\n}`);
     return name;
   }
 
@@ -125,6 +127,8 @@ export class ValidatorCompiler {
       case "literal":
         return { test: `${v} === ${literal(type.value)}`, message: `must be equal to ${literal(type.value)}` };
       case "union": {
+        // `never`: no value matches (schema.json says `not: {}`).
+        if (type.members.length === 0) return { test: "false", message: "must NOT be valid" };
         const members = type.members.map((member) => this.leafCheck(member, v));
         if (members.some((m) => m === null)) return null;
         const tests = members.map((m) => m!.test);
