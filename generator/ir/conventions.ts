@@ -60,6 +60,8 @@ export const LIBRARY_TYPES: Readonly<Record<string, TypeNode>> = {
 export const WIRE_CONVENTIONS = {
   /** Result fields that make a result cacheable. */
   cacheFields: ["ttlMs", "cacheScope"],
+  /** The field of the server's description filled from the server's `instructions` option. */
+  instructionsField: "instructions",
   /** Params that name a request's target, in order of preference. */
   targetParams: ["name", "uri"],
   /** The param of `subscriptions/listen` holding its filter (and of its acknowledgement). */

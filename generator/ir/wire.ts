@@ -1,6 +1,6 @@
-import type { Method, ProtocolModel, TypeNode } from "./model.js";
+import type { Method, Property, ProtocolModel, TypeNode } from "./model.js";
 import { ModelIndex } from "./query.js";
-import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "./conventions.js";
+import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./conventions.js";
 
 /**
  * The facts a server or client needs to speak a revision on the wire, derived from the model alone:
@@ -31,6 +31,18 @@ export interface WireFacts {
   listen: { method: string; filter: Array<{ key: string; notification: string; capability: [string, string] }> } | null;
   /** The liveness request both sides send and answer with the empty result, or `null`. */
   ping: string | null;
+  /** The result the runtime writes itself to describe the server (discovery or handshake), field by field. */
+  describe: DescribeFacts;
+}
+
+/** Where the runtime takes a field of a result it writes itself. */
+export type DescribeSource = "supportedVersions" | "protocolVersion" | "capabilities" | "info" | "instructions" | "ttlMs" | "cacheScope";
+
+export interface DescribeFacts {
+  /** Result field → its source, in the result's property order. */
+  fields: Record<string, DescribeSource>;
+  /** Required properties of a result the runtime writes that it has no source for: the revision cannot be served. */
+  unfillable: Array<{ result: string; property: Property }>;
 }
 
 export interface WireRequest {
@@ -152,8 +164,60 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     },
     logLevels: literalValues(index.get(conventions.logLevelType)?.type ?? null),
     listen: listenFacts,
-    ping: model.methods.find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null,
+    ping: pingMethod(model),
+    describe: describeFacts(model, index),
   };
+}
+
+function pingMethod(model: ProtocolModel): string | null {
+  return model.methods.find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null;
+}
+
+/**
+ * The results the runtime answers with on its own, rather than a handler: the lifecycle request's
+ * (discovery or handshake) and the liveness request's. Each field of the first is matched to what
+ * fills it by its type or role: the server's capabilities and identity from the options, the
+ * versions the server accepts, the negotiated version, the caching hints, the instructions. A
+ * required field nothing can fill (in either result) is reported, so that generation fails rather
+ * than emit a server that breaks its own validators.
+ */
+export function describeFacts(model: ProtocolModel, index = new ModelIndex(model)): DescribeFacts {
+  const lifecycleMethod = model.lifecycle.kind === "stateless" ? model.lifecycle.discover : model.lifecycle.kind === "stateful" ? model.lifecycle.initialize : null;
+  const written = [
+    { method: lifecycleMethod, describes: true },
+    { method: pingMethod(model), describes: false },
+  ];
+  const fields: Record<string, DescribeSource> = {};
+  const unfillable: DescribeFacts["unfillable"] = [];
+  for (const { method, describes } of written) {
+    const entry = model.methods.find((m) => m.method === method && m.kind === "request");
+    for (const result of entry?.results ?? []) {
+      for (const property of index.objectOf({ kind: "ref", name: result })?.properties ?? []) {
+        if (runtimeAdded(property)) continue;
+        const source = describes ? describeSource(property) : null;
+        if (source) fields[property.name] = source;
+        else if (!property.optional) unfillable.push({ result, property });
+      }
+    }
+  }
+  return { fields, unfillable };
+}
+
+/** `_meta` and the result type the runtime adds to every result it sends. */
+function runtimeAdded(property: Property): boolean {
+  return property.name === "_meta" || refersTo(property.type, WIRE_CONVENTIONS.resultTypeDefinition);
+}
+
+function describeSource(property: Property): DescribeSource | null {
+  const { type, name } = property;
+  if (refersTo(type, CAPABILITY_TYPES.server)) return "capabilities";
+  if (refersTo(type, WIRE_CONVENTIONS.implementationType)) return "info";
+  if (name === PROTOCOL_VERSION_FIELD && type.kind === "string") return "protocolVersion";
+  if (type.kind === "array" && type.items.kind === "string" && /versions$/i.test(name)) return "supportedVersions";
+  const cacheField = WIRE_CONVENTIONS.cacheFields.find((field) => field === name);
+  if (cacheField) return cacheField;
+  if (name === WIRE_CONVENTIONS.instructionsField && type.kind === "string") return "instructions";
+  return null;
 }
 
 function refersTo(type: TypeNode, name: string): boolean {

@@ -66,6 +66,11 @@ export interface Protocol {
   inputRequiredResult: Validate | null;
   /** The liveness request the runtime answers itself with an empty result (stateful revisions), or `null`. */
   ping: string | null;
+  /**
+   * The result describing the server (discovery or handshake), which the runtime writes itself:
+   * each field of the revision's result type and where its value comes from.
+   */
+  describe: Readonly<Record<string, DescribeSource>>;
   /** The values of `resultType`; `null` for revisions whose results have none. */
   resultTypes: { complete: string; inputRequired: string } | null;
   errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
@@ -92,6 +97,16 @@ export interface Protocol {
     >;
   } | null;
 }
+
+/** What fills a field of the server's description. */
+export type DescribeSource =
+  | "supportedVersions"
+  | "protocolVersion"
+  | "capabilities"
+  | "info"
+  | "instructions"
+  | "ttlMs"
+  | "cacheScope";
 
 export interface ServerIdentity {
   name: string;
@@ -387,7 +402,7 @@ export class Dispatcher implements MessageHandler {
       }
       protocolVersion = requested;
       if (request.method === lifecycle.discover)
-        return this.answer(request, this.discover(), false);
+        return this.answer(request, this.describe(requested), false);
     } else {
       const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
@@ -395,7 +410,7 @@ export class Dispatcher implements MessageHandler {
         // One connection is one session: what the client declares here holds for its later requests.
         if (delivery.session && isRecord(params.capabilities))
           delivery.session.clientCapabilities = params.capabilities;
-        return this.answer(request, this.initialize(params), false);
+        return this.answer(request, this.describe(this.negotiate(params)), false);
       }
       const declared = delivery.session?.clientCapabilities;
       if (isRecord(declared)) clientCapabilities = declared;
@@ -595,31 +610,41 @@ export class Dispatcher implements MessageHandler {
     return { ...this.options.info };
   }
 
-  private discover(): Record<string, unknown> {
-    const result: Record<string, unknown> = {
-      supportedVersions: [...this.supportedVersions],
-      capabilities: this.options.capabilities,
-      ttlMs: this.options.cache?.ttlMs ?? 0,
-      cacheScope: this.options.cache?.cacheScope ?? "public",
-    };
-    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+  /** The server's description, for discovery or the handshake, as the revision's result type lays it out. */
+  private describe(protocolVersion: string): Record<string, unknown> {
+    const result: Record<string, unknown> = {};
+    for (const [field, source] of Object.entries(this.protocol.describe)) {
+      const value = this.describeValue(source, protocolVersion);
+      if (value !== undefined) result[field] = value;
+    }
     return result;
   }
 
-  /** The stateful handshake: agree on a version and describe the server. */
-  private initialize(params: Record<string, unknown>): Record<string, unknown> {
+  private describeValue(source: DescribeSource, protocolVersion: string): unknown {
+    switch (source) {
+      case "supportedVersions":
+        return [...this.supportedVersions];
+      case "protocolVersion":
+        return protocolVersion;
+      case "capabilities":
+        return this.options.capabilities;
+      case "info":
+        return this.identity();
+      case "instructions":
+        return this.options.instructions;
+      case "ttlMs":
+        return this.options.cache?.ttlMs ?? 0;
+      case "cacheScope":
+        return this.options.cache?.cacheScope ?? "public";
+    }
+  }
+
+  /** The stateful handshake's version: the client's when this server accepts it, else the revision's own. */
+  private negotiate(params: Record<string, unknown>): string {
     const requested = params.protocolVersion;
-    const version =
-      typeof requested === "string" && this.supportedVersions.includes(requested)
-        ? requested
-        : this.protocol.protocolVersion;
-    const result: Record<string, unknown> = {
-      protocolVersion: version,
-      capabilities: this.options.capabilities,
-      serverInfo: this.identity(),
-    };
-    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
-    return result;
+    return typeof requested === "string" && this.supportedVersions.includes(requested)
+      ? requested
+      : this.protocol.protocolVersion;
   }
 
   private declaresAnySubscription(): boolean {

@@ -109,6 +109,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   anyInputResponse: ${wire.inputResponseUnion ? validator(wire.inputResponseUnion) : "() => VALID"},
   inputRequiredResult: ${wire.inputRequiredResult ? validator(wire.inputRequiredResult) : "null"},
   ping: ${json(wire.ping)},
+  describe: ${JSON.stringify(wire.describe.fields)},
   resultTypes: ${json(wire.resultTypes)},
   errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
   meta: ${JSON.stringify(wire.meta)},
