@@ -9,7 +9,7 @@
  * stateful ones; result validation; typed errors; multi round-trip retries (`input_required`);
  * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
  */
-import { ErrorCode } from "./jsonrpc.js";
+import { ErrorCode, own } from "./jsonrpc.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -615,8 +615,8 @@ export class ClientCore {
     options: CallOptions,
     probeTimeoutMs?: number,
   ): Promise<Record<string, unknown>> {
-    const spec = this.protocol.methods[method];
-    this.reportDeprecated(this.protocol.deprecated.methods[method]);
+    const spec = own(this.protocol.methods, method);
+    this.reportDeprecated(own(this.protocol.deprecated.methods, method));
     const base: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(params ?? {})) {
       // A caller's `_meta` is merged below; MRTR fields are the client's own business.
@@ -856,10 +856,10 @@ export class ClientCore {
         error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
       };
     }
-    this.reportDeprecated(this.protocol.deprecated.methods[request.method]);
-    const capability = this.protocol.inputRequests[request.method]?.capability;
+    this.reportDeprecated(own(this.protocol.deprecated.methods, request.method));
+    const capability = own(this.protocol.inputRequests, request.method)?.capability;
     if (capability !== undefined)
-      this.reportDeprecated(this.protocol.deprecated.clientCapabilities[capability]);
+      this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, capability));
     try {
       const params = isRecord(request.params) ? request.params : {};
       const result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(
@@ -881,7 +881,7 @@ export class ClientCore {
 
   /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
   private route(notification: JsonRpcNotification): void {
-    this.reportDeprecated(this.protocol.deprecated.methods[notification.method]);
+    this.reportDeprecated(own(this.protocol.deprecated.methods, notification.method));
     const key = this.protocol.meta.subscriptionId;
     const meta = notification.params?._meta;
     if (key && isRecord(meta) && meta[key] !== undefined) {
@@ -918,10 +918,10 @@ export class ClientCore {
           );
         const params = isRecord(request) && isRecord(request.params) ? request.params : {};
         const { deprecated, inputRequests: known } = this.protocol;
-        this.reportDeprecated(deprecated.methods[inputMethod as string]);
-        const capability = known[inputMethod as string]?.capability;
+        this.reportDeprecated(own(deprecated.methods, inputMethod as string));
+        const capability = own(known, inputMethod as string)?.capability;
         if (capability !== undefined)
-          this.reportDeprecated(deprecated.clientCapabilities[capability]);
+          this.reportDeprecated(own(deprecated.clientCapabilities, capability));
         return [
           key,
           await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {

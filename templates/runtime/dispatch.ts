@@ -3,14 +3,21 @@
  * description that the generator derives from the revision's schema. Revision-independent; copied
  * verbatim into generated output. Transports (stdio, HTTP) only frame messages and deliver outcomes.
  */
-import { classify, ErrorCode, failure, parseMessage, RpcError, success } from "./jsonrpc.js";
+import { classify, ErrorCode, failure, own, parseMessage, RpcError, success } from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcNotification,
   JsonRpcRequest,
 } from "./jsonrpc.js";
-import { openState, randomSecret, sealState } from "./state.js";
+import {
+  canonicalJson,
+  checkSecret,
+  openState,
+  randomNonce,
+  randomSecret,
+  sealState,
+} from "./state.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -120,10 +127,26 @@ export interface DispatcherOptions {
   instructions?: string;
   /** Versions accepted in `_meta`; default: the revision's own. */
   supportedVersions?: readonly string[];
-  /** Secret sealing `requestState`; share it between processes behind one load balancer. Default: random per process. */
+  /**
+   * Secret sealing `requestState` (at least 16 bytes, checked when the server is made); share it
+   * between processes behind one load balancer. Default: random per process.
+   */
   secret?: string | Uint8Array;
-  /** How long a sealed `requestState` stays valid. Default 10 minutes. */
+  /**
+   * How long a sealed `requestState` stays valid. Default 10 minutes. A state is bound to the
+   * method, its target, a digest of the request's other params (everything but `_meta`,
+   * `inputResponses` and `requestState`) and the authenticated principal when there is one; within
+   * this window it can be presented again for that same call (the replay window), unless
+   * `requestStateSingleUse` is set.
+   */
   requestStateTtlMs?: number;
+  /**
+   * Opens each sealed `requestState` once: a second presentation within its time to live is
+   * refused (-32602). The record is per process (processes behind one load balancer do not share
+   * it) and holds the most recent `maxSingleUseStates` states (default 100,000). Default false.
+   */
+  requestStateSingleUse?: boolean;
+  maxSingleUseStates?: number;
   /** Caching hints added to cacheable results that have none. */
   cache?: { ttlMs: number; cacheScope: "public" | "private" };
   /** Where diagnostics go; default stderr. */
@@ -141,6 +164,8 @@ export interface RequestContext {
   clientInfo: unknown;
   /** The request's `_meta`, as sent. */
   meta: Record<string, unknown>;
+  /** Who the transport authenticated the request as (a token's subject), when it authenticates. */
+  principal: string | undefined;
   signal: AbortSignal;
   /** Responses to this request's earlier `inputRequests`, validated; keys the server did not ask for are dropped when state says what was asked. */
   inputResponses: Record<string, unknown>;
@@ -232,6 +257,13 @@ export class Dispatcher implements MessageHandler {
     private readonly options: DispatcherOptions,
   ) {
     this.supportedVersions = options.supportedVersions ?? [protocol.protocolVersion];
+    // A bad secret or time to live fails here, with its reason, not on every input_required later.
+    if (options.secret !== undefined) checkSecret(options.secret);
+    const ttl = options.requestStateTtlMs;
+    if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0))
+      throw new RangeError(
+        `requestStateTtlMs must be a positive number of milliseconds, not ${ttl}`,
+      );
     this.serverMeta = protocol.meta.serverInfo
       ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) })
       : null;
@@ -349,8 +381,8 @@ export class Dispatcher implements MessageHandler {
     const deprecated = protocol.deprecated;
     for (const key in deprecated.metaKeys)
       if (meta[key] !== undefined) this.reportDeprecated(deprecated.metaKeys[key]!);
-    if (deprecated.methods[request.method])
-      this.reportDeprecated(deprecated.methods[request.method]!);
+    const deprecatedMethod = own(deprecated.methods, request.method);
+    if (deprecatedMethod !== undefined) this.reportDeprecated(deprecatedMethod);
 
     if (lifecycle.kind === "stateless") {
       if (!isRecord(params._meta)) {
@@ -414,7 +446,7 @@ export class Dispatcher implements MessageHandler {
       }
       const declared = delivery.session?.clientCapabilities;
       if (isRecord(declared)) clientCapabilities = declared;
-      if (request.method === protocol.ping && !this.handlers[request.method])
+      if (request.method === protocol.ping && !own(this.handlers, request.method))
         return this.answer(request, {}, false);
     }
 
@@ -423,14 +455,14 @@ export class Dispatcher implements MessageHandler {
       request.method === protocol.listen.method &&
       this.declaresAnySubscription()
     ) {
-      const validate = protocol.methods[request.method]?.params;
+      const validate = own(protocol.methods, request.method)?.params;
       const check = validate ? checkInput(validate, params) : undefined;
       if (check && !check.ok) return this.invalidParams(request.id, check);
       return this.listen(request, params, delivery);
     }
 
-    const spec = protocol.methods[request.method];
-    const handler = this.handlers[request.method];
+    const spec = own(protocol.methods, request.method);
+    const handler = own(this.handlers, request.method);
     if (
       !spec ||
       !handler ||
@@ -450,13 +482,14 @@ export class Dispatcher implements MessageHandler {
     if (spec.inputRequired && typeof params.requestState === "string") {
       const opened = openState(params.requestState, {
         secret: this.secret,
-        audience: this.audience(request.method, spec, params),
+        audience: this.audience(request.method, spec, params, delivery.principal),
       });
-      if (!opened.ok)
+      const reason = opened.ok ? this.replayed(params.requestState) : opened.reason;
+      if (!opened.ok || reason !== null)
         return this.error(
           request.id,
           ErrorCode.InvalidParams,
-          `Invalid params: requestState integrity check failed (${opened.reason})`,
+          `Invalid params: requestState integrity check failed (${reason})`,
         );
       const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
       state = payload.s;
@@ -492,11 +525,18 @@ export class Dispatcher implements MessageHandler {
     // A synchronous answer is checked and returned at once; only a handler that returns a promise
     // costs the request promises of its own.
     if (!isThenable(answer))
-      return this.complete(request, spec, params, clientCapabilities, answer);
+      return this.complete(request, spec, params, clientCapabilities, answer, delivery.principal);
     return Promise.resolve(answer).then(
       (value) => {
         try {
-          return this.complete(request, spec, params, clientCapabilities, value);
+          return this.complete(
+            request,
+            spec,
+            params,
+            clientCapabilities,
+            value,
+            delivery.principal,
+          );
         } catch (error) {
           return this.escaped(request, error);
         }
@@ -522,13 +562,14 @@ export class Dispatcher implements MessageHandler {
     params: Record<string, unknown>,
     clientCapabilities: Record<string, unknown>,
     answer: unknown,
+    principal: string | undefined,
   ): Outcome {
     if (isInputRequired(answer)) {
       if (!spec.inputRequired) {
         this.log(`mcp-gen server: ${request.method} may not answer input_required`);
         return this.error(request.id, ErrorCode.InternalError, "Internal error");
       }
-      return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer);
+      return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer, principal);
     }
     if (!isRecord(answer)) {
       this.log(
@@ -710,10 +751,44 @@ export class Dispatcher implements MessageHandler {
     });
   }
 
-  /** Binds sealed state to the method and its target, so it cannot be replayed on another call. */
-  private audience(method: string, spec: MethodSpec, params: Record<string, unknown>): string {
-    const target = spec.target === null ? "" : String(params[spec.target] ?? "");
-    return `${method}\n${target}`;
+  /**
+   * Binds sealed state to the call that made it: the method, its target, a digest of its other
+   * params (the audience is HMAC'd whole, so the params need no hash of their own) and the
+   * principal, so that it opens for nothing else: not another amount, not another caller.
+   */
+  private audience(
+    method: string,
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    principal: string | undefined,
+  ): string {
+    const target = spec.target === null ? null : (params[spec.target] ?? null);
+    const salient: Record<string, unknown> = {};
+    for (const key of Object.keys(params)) {
+      if (key === "_meta" || key === "inputResponses" || key === "requestState") continue;
+      Object.defineProperty(salient, key, { value: params[key], enumerable: true });
+    }
+    return canonicalJson([method, target, principal ?? null, salient]);
+  }
+
+  /** Single use: tokens opened, by their tag, with when each expires, oldest first. */
+  private readonly opened = new Map<string, number>();
+
+  /** "replayed" when single use is on and this state has been opened before; else null (and it is now). */
+  private replayed(token: string): "replayed" | null {
+    if (!this.options.requestStateSingleUse) return null;
+    // The version byte and tag (17 bytes, 23 base64url characters) name a token: the tag covers the rest.
+    const key = token.slice(0, 23);
+    const now = Date.now();
+    for (const [old, expiry] of this.opened) {
+      if (expiry > now) break;
+      this.opened.delete(old);
+    }
+    if (this.opened.has(key)) return "replayed";
+    this.opened.set(key, now + (this.options.requestStateTtlMs ?? 600_000));
+    if (this.opened.size > (this.options.maxSingleUseStates ?? 100_000))
+      this.opened.delete(this.opened.keys().next().value!);
+    return null;
   }
 
   private inputResponses(
@@ -726,7 +801,7 @@ export class Dispatcher implements MessageHandler {
       const method = asked && Object.hasOwn(asked, key) ? asked[key] : undefined;
       if (asked && method === undefined) continue; // not asked for: ignored
       const validate = method
-        ? this.protocol.inputRequests[method]?.response
+        ? own(this.protocol.inputRequests, method)?.response
         : this.protocol.anyInputResponse;
       const check = validate ? checkInput(validate, value) : undefined;
       if (check && !check.ok) {
@@ -752,11 +827,12 @@ export class Dispatcher implements MessageHandler {
     params: Record<string, unknown>,
     clientCapabilities: Record<string, unknown>,
     answer: InputRequiredAnswer,
+    principal: string | undefined,
   ): Outcome {
     const asked: Record<string, string> = {};
     const missing: Record<string, unknown> = {};
     for (const [key, input] of Object.entries(answer.inputRequests)) {
-      const known = this.protocol.inputRequests[input.method];
+      const known = own(this.protocol.inputRequests, input.method);
       if (!known) {
         this.log(
           `mcp-gen server: ${request.method} asked for unknown input request ${input.method}`,
@@ -766,10 +842,10 @@ export class Dispatcher implements MessageHandler {
       if (clientCapabilities[known.capability] === undefined) missing[known.capability] = {};
       else {
         const deprecated = this.protocol.deprecated;
-        if (deprecated.methods[input.method])
-          this.reportDeprecated(deprecated.methods[input.method]!);
-        if (deprecated.clientCapabilities[known.capability])
-          this.reportDeprecated(deprecated.clientCapabilities[known.capability]!);
+        const method = own(deprecated.methods, input.method);
+        if (method !== undefined) this.reportDeprecated(method);
+        const capability = own(deprecated.clientCapabilities, known.capability);
+        if (capability !== undefined) this.reportDeprecated(capability);
       }
       asked[key] = input.method;
     }
@@ -792,14 +868,15 @@ export class Dispatcher implements MessageHandler {
         ]),
       );
     }
-    result.requestState = sealState(
-      { s: answer.state, k: asked },
-      {
-        secret: this.secret,
-        ttlMs: this.options.requestStateTtlMs ?? 600_000,
-        audience: this.audience(request.method, spec, params),
-      },
-    );
+    // Single use tells states apart by their tag: a nonce keeps two states minted for the same
+    // call in the same millisecond from being one.
+    const payload: Record<string, unknown> = { s: answer.state, k: asked };
+    if (this.options.requestStateSingleUse) payload.n = randomNonce();
+    result.requestState = sealState(payload, {
+      secret: this.secret,
+      ttlMs: this.options.requestStateTtlMs ?? 600_000,
+      audience: this.audience(request.method, spec, params, principal),
+    });
     return this.answer(request, result, false, this.protocol.inputRequiredResult ?? undefined);
   }
 }
@@ -832,6 +909,10 @@ class Context implements RequestContext {
   /** Read lazily: a transport may make the signal only when someone asks for it. */
   get signal(): AbortSignal {
     return this.delivery.signal;
+  }
+
+  get principal(): string | undefined {
+    return this.delivery.principal;
   }
 
   get requireCapabilities(): RequestContext["requireCapabilities"] {
@@ -882,7 +963,7 @@ class Context implements RequestContext {
     if (threshold < 0 || !method || protocol.logLevels.indexOf(level) < threshold) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    const notice = protocol.deprecated.methods[method];
+    const notice = own(protocol.deprecated.methods, method);
     if (notice) this.reportDeprecated(notice);
     this.delivery.notify({ jsonrpc: "2.0", method, params });
   }

@@ -10,7 +10,16 @@ import type * as NodeCrypto from "node:crypto";
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import { ErrorCode, failure, invalidRequest, kindOf } from "./jsonrpc.js";
+import {
+  DEFAULT_MAX_DEPTH,
+  ErrorCode,
+  failure,
+  invalidRequest,
+  kindOf,
+  nestsDeeperThan,
+  SERVER_BUSY,
+  tooDeepError,
+} from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcNotification,
@@ -36,7 +45,9 @@ import {
   type Acceptance,
   type HeaderRules,
 } from "./http-headers.js";
+import { admissionLimits, Budget, type AdmissionLimits } from "./admission.js";
 
+export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, decodeHeaderValue, type HeaderRules } from "./http-headers.js";
 
 /**
@@ -56,7 +67,7 @@ const nodeCrypto = (): typeof NodeCrypto =>
 // Options
 // ---------------------------------------------------------------------------
 
-export interface HttpOptions {
+export interface HttpOptions extends AdmissionLimits {
   /** The MCP endpoint's path; default `/mcp`. The query string is ignored. */
   path?: string;
   /**
@@ -67,11 +78,17 @@ export interface HttpOptions {
   /**
    * Values the `Origin` header may take when present: a full origin (`https://app.example:8443`,
    * compared exactly) or a host entry as in `allowedHosts` (any scheme); `"*"` allows any.
-   * Default: `allowedHosts`.
+   * Default: the entries of `allowedHosts` other than `"*"`, or the loopback hosts when that
+   * leaves none: a server open to any `Host` still refuses cross-origin browser requests unless
+   * this option names the origins (or `"*"`) itself.
    */
   allowedOrigins?: readonly string[];
   /** Largest accepted request body; default 4 MiB. */
   maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in a body (checked before parsing); default 1000. */
+  maxDepth?: number;
+  /** Seconds a refused client is told to wait (`Retry-After` of 503 and 429 answers); default 1. */
+  retryAfterSeconds?: number;
   /** Overrides of `DEFAULT_HEADER_RULES`. */
   headerRules?: Partial<HeaderRules>;
   /** Interval of SSE keep-alive comments on open streams, in ms; default 15 000, 0 disables. */
@@ -181,12 +198,18 @@ export function createHttpHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const path = options.path ?? DEFAULT_PATH;
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
-  const allowedOrigins = options.allowedOrigins ?? options.allowedHosts ?? LOOPBACK_HOSTS;
+  const allowedOrigins = options.allowedOrigins ?? defaultOrigins(allowedHosts);
+  const limits = admissionLimits(options);
   const config: Config = {
     handler,
     path,
     pathIsCanonical: pathOf(path) === path,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    budget: new Budget(limits.maxRequestsInFlight, limits.maxBytesInFlight),
+    maxRequestsPerConnection: limits.maxRequestsPerConnection,
+    maxBytesPerConnection: limits.maxBytesPerConnection,
+    retryAfter: String(options.retryAfterSeconds ?? 1),
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     sessions: new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS),
@@ -208,12 +231,28 @@ export function createHttpHandler(
   };
 }
 
+/**
+ * Origins allowed by default: the hosts allowed, but never a wildcard: `allowedHosts: ["*"]`
+ * opens the server to any host name, not to every web page a browser shows.
+ */
+function defaultOrigins(allowedHosts: readonly string[]): readonly string[] {
+  const named = allowedHosts.filter((entry) => entry !== "*");
+  return named.length > 0 ? named : LOOPBACK_HOSTS;
+}
+
 interface Config {
   handler: MessageHandler;
   path: string;
   /** Whether `path` is its own normal form, so that a request URL equal to it is the endpoint. */
   pathIsCanonical: boolean;
   maxBodyBytes: number;
+  maxDepth: number;
+  /** Requests and body bytes this server holds. */
+  budget: Budget;
+  maxRequestsPerConnection: number;
+  maxBytesPerConnection: number;
+  /** The `Retry-After` value of refusals for load. */
+  retryAfter: string;
   rules: HeaderRules;
   keepAliveMs: number;
   sessions: SessionStore;
@@ -255,16 +294,17 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   // DNS-rebinding protection comes before anything else.
   const host = req.headers.host;
   if (host === undefined || !config.hostAllowed.of(host)) {
-    return reject(res, 403, ErrorCode.InvalidRequest, "Forbidden: Host header not allowed");
+    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Host header not allowed");
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !config.originAllowed.of(origin)) {
-    return reject(res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
+    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
   }
   if (!(config.pathIsCanonical && req.url === config.path) && pathOf(req.url) !== config.path)
-    return reject(res, 404, ErrorCode.InvalidRequest, "Not found");
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Not found");
   if (req.method !== "POST") {
-    return reject(
+    return refuse(
+      req,
       res,
       405,
       ErrorCode.InvalidRequest,
@@ -275,7 +315,8 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   const accept = req.headers.accept;
   const accepts = accept === undefined ? ACCEPTS_ANY : config.acceptance.of(accept);
   if (!accepts.json && !accepts.sse) {
-    return reject(
+    return refuse(
+      req,
       res,
       406,
       ErrorCode.InvalidRequest,
@@ -288,7 +329,8 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
     !config.isJsonContentType.of(contentType) ||
     !isIdentityEncoding(req.headers["content-encoding"])
   ) {
-    return reject(
+    return refuse(
+      req,
       res,
       415,
       ErrorCode.InvalidRequest,
@@ -302,21 +344,86 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   let session: Record<string, unknown> | undefined;
   if (typeof sessionId === "string") {
     session = config.sessions.get(sessionId);
-    if (!session) return reject(res, 404, ErrorCode.InvalidRequest, "Session not found");
+    if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
 
-  const exchange = new Exchange(config, req, res, accepts, session);
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
-    req.resume();
-    return exchange.received("too-large");
+    return refuse(
+      req,
+      res,
+      413,
+      ErrorCode.InvalidRequest,
+      `Payload too large: the limit is ${config.maxBodyBytes} bytes`,
+    );
   }
-  // The body is read by listeners shared by every request, which find their exchange on `req`.
+  // Admission: a declared body is reserved whole; a chunked one as it arrives.
+  const reserve = Number.isFinite(declared) ? declared : 0;
+  const connection = connectionBudget(config, req);
+  if (!config.budget.admits(reserve)) return busy(config, req, res, 503, "the server");
+  if (!connection.admits(reserve)) return busy(config, req, res, 429, "this connection");
+  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve);
+  // The body is read, and the answer's end watched, by listeners shared by every request, which
+  // find their exchange on `req` and `res`.
   (req as Carrier)[EXCHANGE] = exchange;
+  (res as Carrier)[EXCHANGE] = exchange;
+  res.on("close", onAnswerClose);
   req.on("data", onBodyData);
   req.on("end", onBodyEnd);
   req.on("error", onBodyError);
   req.on("close", onBodyClose);
+}
+
+/** The budget of the connection `req` came on, made with its first request. */
+function connectionBudget(config: Config, req: IncomingMessage): Budget {
+  const socket = req.socket as typeof req.socket & { [BUDGET]?: Budget };
+  return (socket[BUDGET] ??= new Budget(
+    config.maxRequestsPerConnection,
+    config.maxBytesPerConnection,
+  ));
+}
+
+const BUDGET: unique symbol = Symbol("mcp connection budget");
+
+/** Refuses a request for load: at once, with `Retry-After`, without reading its body. */
+function busy(
+  config: Config,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: 503 | 429,
+  who: string,
+): void {
+  refuse(
+    req,
+    res,
+    status,
+    SERVER_BUSY,
+    `Server busy: ${who} has too many requests in flight; retry later`,
+    { "Retry-After": config.retryAfter },
+  );
+}
+
+/**
+ * A rejection sent before the body is read. Node would otherwise read and discard the body after
+ * the answer (however long it is) to keep the connection: a request that still has a body to send
+ * gets `Connection: close`, and the connection is closed once the answer is out.
+ */
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (!req.complete && hasBody(req)) headers = { ...headers, Connection: "close" };
+  reject(res, status, code, message, headers);
+}
+
+/** Whether the request's headers announce a body. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 // ---------------------------------------------------------------------------
@@ -373,9 +480,27 @@ class Exchange extends LazyAbort implements Delivery {
     private readonly accepts: Acceptance,
     /** The session the request named; else one made when the dispatcher first asks for it. */
     private sessionRecord: Record<string, unknown> | undefined,
+    /** The connection's budget; the request holds one request and `reserved` bytes of it and of the server's. */
+    private readonly connection: Budget,
+    private reserved: number,
   ) {
     super();
     this.inSession = sessionRecord !== undefined;
+    config.budget.requests++;
+    config.budget.bytes += reserved;
+    connection.requests++;
+    connection.bytes += reserved;
+  }
+
+  /** Gives back what the request held: once, when its answer has gone (or the client has). */
+  private release(): void {
+    if (this.reserved < 0) return;
+    const { budget } = this.config;
+    budget.requests--;
+    budget.bytes -= this.reserved;
+    this.connection.requests--;
+    this.connection.bytes -= this.reserved;
+    this.reserved = -1;
   }
 
   get session(): Record<string, unknown> {
@@ -385,6 +510,26 @@ class Exchange extends LazyAbort implements Delivery {
   bodyChunk(chunk: Buffer): void {
     if (!this.reading) return;
     this.size += chunk.length;
+    // A body of undeclared length is admitted as it arrives.
+    const more = this.size - this.reserved;
+    if (more > 0) {
+      const { budget } = this.config;
+      if (!budget.fits(more) || !this.connection.fits(more)) {
+        this.first = null;
+        this.chunks = null;
+        this.reading = false;
+        return busy(
+          this.config,
+          this.req,
+          this.res,
+          budget.fits(more) ? 429 : 503,
+          budget.fits(more) ? "this connection" : "the server",
+        );
+      }
+      budget.bytes += more;
+      this.connection.bytes += more;
+      this.reserved = this.size;
+    }
     if (this.size > this.config.maxBodyBytes) {
       this.first = null;
       this.chunks = null;
@@ -430,14 +575,15 @@ class Exchange extends LazyAbort implements Delivery {
     }
     let value: unknown;
     try {
-      value = JSON.parse(decodeUtf8(body));
+      const text = decodeUtf8(body);
+      if (nestsDeeperThan(text, config.maxDepth))
+        return sendJson(res, 400, tooDeepError(config.maxDepth));
+      value = JSON.parse(text);
     } catch {
       return reject(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
     }
     const kind = kindOf(value);
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
-    (res as Carrier)[EXCHANGE] = this;
-    res.on("close", onAnswerClose);
     if (kind === "request") {
       const request = value as JsonRpcRequest;
       this.request = request;
@@ -488,6 +634,7 @@ class Exchange extends LazyAbort implements Delivery {
 
   /** The answer's stream closed: the client's cancellation, when it came before the answer. */
   closed(): void {
+    this.release();
     this.stopKeepAlive();
     if (!this.res.writableFinished) this.abort(new Error("client disconnected"));
   }

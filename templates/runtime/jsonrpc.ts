@@ -83,11 +83,26 @@ export function success(id: JsonRpcId, result: Record<string, unknown>): JsonRpc
   return { jsonrpc: "2.0", id, result };
 }
 
+/**
+ * `table[key]` for a key that came off the wire, looking at the table's own properties only: a
+ * method named `constructor`, `toString` or `__proto__` must find nothing, not what every object
+ * inherits.
+ */
+export function own<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isId = (value: unknown): value is JsonRpcId =>
   typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+
+/**
+ * The answer to a request refused because the server is at its limit of requests or bytes in
+ * flight: the first of the codes JSON-RPC 2.0 leaves to implementations for server errors.
+ */
+export const SERVER_BUSY = -32000;
 
 /** The answer to a framed message that is not JSON. */
 export function parseError(): JsonRpcFailure {
@@ -95,11 +110,56 @@ export function parseError(): JsonRpcFailure {
 }
 
 /**
+ * The deepest nesting of arrays and objects a message may have, by default. Real messages stay
+ * within a few dozen levels; a thousand leaves room for any JSON Schema a tool declares.
+ */
+export const DEFAULT_MAX_DEPTH = 1000;
+
+/** The answer to a framed message nested deeper than the limit. */
+export function tooDeepError(maxDepth: number): JsonRpcFailure {
+  return failure(undefined, {
+    code: ErrorCode.ParseError,
+    message: `Parse error: nested more than ${maxDepth} levels deep`,
+  });
+}
+
+/**
+ * Whether JSON text nests arrays and objects more than `maxDepth` levels deep, found in one pass
+ * without recursion, so that a message built to cost `JSON.parse` (and every recursive walk after
+ * it) seconds is refused in microseconds: the scan stops at the first bracket past the limit.
+ * Brackets inside strings do not count; malformed text is left for `JSON.parse` to refuse.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  // Each level takes at least one character.
+  if (text.length <= maxDepth) return false;
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: jump to its closing quote, one not escaped by an odd run of backslashes.
+      for (;;) {
+        const quote = text.indexOf('"', i + 1);
+        if (quote < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(quote - 1 - slashes) === 0x5c) slashes++;
+        i = quote;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * Parses one framed message (a stdio line, an HTTP body). Invalid JSON is a parse error; valid JSON
  * that is not a JSON-RPC 2.0 message is an invalid request, answered with its id when it has a
  * usable one. Batches (arrays) are not part of MCP and are invalid requests.
  */
-export function parseMessage(text: string): Incoming {
+export function parseMessage(text: string, maxDepth = DEFAULT_MAX_DEPTH): Incoming {
+  if (nestsDeeperThan(text, maxDepth)) return { kind: "invalid", error: tooDeepError(maxDepth) };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -5,8 +5,10 @@
  * expiry and an audience (say, the method and tool name, plus a digest of the salient arguments),
  * so `openState` can reject anything modified, forged with another secret, expired, or minted for a
  * different call. Sealing protects integrity only: the client can read the payload, so never put
- * secrets in it. It does not make a state single-use either; enforce that server-side if needed.
- * Revision-independent; copied verbatim into generated output.
+ * secrets in it. It does not make a state single-use either: within its time to live a state opens
+ * as often as it is presented (the replay window); the dispatcher's `requestStateSingleUse` refuses
+ * a second presentation within one process. Revision-independent; copied verbatim into generated
+ * output.
  *
  * Token layout (one base64url string, no padding):
  *
@@ -79,11 +81,47 @@ export function randomSecret(): Uint8Array {
   return new Uint8Array(nodeCrypto().randomBytes(32));
 }
 
+/** 96 random bits, base64url: makes each sealed state unique. */
+export function randomNonce(): string {
+  return nodeCrypto().randomBytes(12).toString("base64url");
+}
+
 function secretKey(secret: string | Uint8Array): Buffer {
-  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret);
+  const key =
+    typeof secret === "string"
+      ? Buffer.from(secret, "utf8")
+      : secret instanceof Uint8Array
+        ? Buffer.from(secret)
+        : null;
+  if (key === null) throw new TypeError("state secret must be a string or a Uint8Array");
   if (key.length < MIN_SECRET_BYTES)
-    throw new RangeError(`state secret must be at least ${MIN_SECRET_BYTES} bytes`);
+    throw new RangeError(
+      `state secret must be at least ${MIN_SECRET_BYTES} bytes, not ${key.length}: use randomSecret(), or 32 random bytes shared by every process behind one load balancer`,
+    );
   return key;
+}
+
+/** Throws (a clear `RangeError` or `TypeError`) unless `secret` can seal states: for checking options up front. */
+export function checkSecret(secret: string | Uint8Array): void {
+  secretKey(secret);
+}
+
+/**
+ * JSON with object keys sorted, `undefined` members left out: the same text for the same value
+ * however its keys were ordered, for binding a state to the parameters of the request that made it.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value))
+    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const members: string[] = [];
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== undefined) members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
+    }
+    return `{${members.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 function tagOf(key: Buffer, signed: Buffer): Buffer {

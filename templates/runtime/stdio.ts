@@ -7,12 +7,17 @@
  */
 import { Console } from "node:console";
 import type { Readable, Writable } from "node:stream";
+import { admissionLimits, Budget } from "./admission.js";
 import {
+  DEFAULT_MAX_DEPTH,
   ErrorCode,
   failure,
   invalidRequest,
   kindOf,
+  nestsDeeperThan,
   parseError,
+  SERVER_BUSY,
+  tooDeepError,
   type JsonRpcFailure,
   type JsonRpcId,
   type JsonRpcMessage,
@@ -45,6 +50,15 @@ export interface StdioOptions {
   captureConsole?: boolean;
   /** The notification by which the peer cancels a request (its `requestId` param names it); the generated server passes its revision's. */
   cancelledMethod?: string;
+  /** Deepest nesting of arrays and objects accepted in a line (checked before parsing); default 1000. */
+  maxDepth?: number;
+  /**
+   * Requests held at once (read and not yet answered); past it a request is answered at once with
+   * a "server busy" error. Default 1024.
+   */
+  maxRequestsInFlight?: number;
+  /** Bytes of requests held at once (their lines' lengths); default 32 MiB. */
+  maxBytesInFlight?: number;
 }
 
 export interface StdioServer {
@@ -73,8 +87,15 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const errors = options.errors ?? process.stderr;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const cancelledMethod = options.cancelledMethod ?? "notifications/cancelled";
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
     throw new RangeError("maxLineBytes must be a positive integer");
+  // One stdio connection is the whole server: its budget is the connection's.
+  const limits = admissionLimits({
+    maxRequestsInFlight: options.maxRequestsInFlight,
+    maxBytesInFlight: options.maxBytesInFlight,
+  });
+  const budget = new Budget(limits.maxRequestsInFlight, limits.maxBytesInFlight);
   const processStreams = input === process.stdin && output === process.stdout;
   const ownsOutput = output !== process.stdout && output !== process.stderr;
 
@@ -185,8 +206,9 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   /**
    * One request, from the moment it is read until its response is written: the handler's view of
-   * the transport (a `Delivery`), its abort signal, and its place in the list of requests in flight
-   * (which cancellation searches by id). One object per request, its behaviour on the prototype.
+   * the transport (a `Delivery`), its abort signal, and its place among the requests in flight
+   * with its id (which cancellation finds by id). One object per request, its behaviour on the
+   * prototype.
    */
   class InFlight extends LazyAbort implements Delivery {
     readonly session = session;
@@ -196,12 +218,17 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     done = false;
     /** An answer given at once, written when the chunk that carried the request has been read. */
     outcome: Outcome | null = null;
+    /** The other requests in flight with the same id (a peer's mistake, or an attack). */
     previous: InFlight | null = null;
     next: InFlight | null = null;
     /** The next answer waiting to be written. */
     nextReady: InFlight | null = null;
 
-    constructor(readonly id: JsonRpcId) {
+    constructor(
+      readonly id: JsonRpcId,
+      /** The length of its line, held against the budget until it is answered. */
+      readonly bytes: number,
+    ) {
       super();
     }
 
@@ -215,35 +242,40 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     }
   }
 
-  // The requests in flight, oldest first: a list threaded through the requests themselves, so
-  // that tracking one allocates nothing (a Map keyed by id, with a Set per key, cost several
-  // objects per request, some of which outlived it in the old generation).
-  let oldest: InFlight | null = null;
-  let newest: InFlight | null = null;
+  // The requests in flight by id, so that a cancellation finds its request at once whatever the
+  // number in flight: each id's entry heads a list of the requests sharing it, threaded through
+  // the requests themselves (a Set per id cost objects per request that outlived it in the old
+  // generation). Map keys compare as `===` does: 1 and "1" differ, 0 and -0 do not.
+  const inFlight = new Map<JsonRpcId, InFlight>();
   // Answers given at once, oldest first, waiting for the end of the chunk.
   let firstReady: InFlight | null = null;
   let lastReady: InFlight | null = null;
 
   const track = (entry: InFlight): void => {
-    entry.previous = newest;
-    if (newest) newest.next = entry;
-    else oldest = entry;
-    newest = entry;
+    const head = inFlight.get(entry.id);
+    if (head) {
+      entry.next = head;
+      head.previous = entry;
+    }
+    inFlight.set(entry.id, entry);
+    budget.requests++;
+    budget.bytes += entry.bytes;
   };
 
   const untrack = (entry: InFlight): void => {
     if (entry.previous) entry.previous.next = entry.next;
-    else oldest = entry.next;
+    else if (entry.next) inFlight.set(entry.id, entry.next);
+    else inFlight.delete(entry.id);
     if (entry.next) entry.next.previous = entry.previous;
-    else newest = entry.previous;
     entry.previous = null;
     entry.next = null;
+    budget.requests--;
+    budget.bytes -= entry.bytes;
   };
 
   const cancel = (id: JsonRpcId, reason: unknown): void => {
-    for (let entry = oldest; entry; entry = entry.next) {
-      // `===` matches ids as a key of type and text would: 1 and "1" differ, 0 and -0 do not.
-      if (entry.id !== id || entry.cancelled || entry.done) continue;
+    for (let entry = inFlight.get(id) ?? null; entry; entry = entry.next) {
+      if (entry.cancelled || entry.done) continue;
       entry.cancelled = true;
       entry.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
     }
@@ -304,8 +336,22 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     );
   };
 
-  const dispatchRequest = (request: JsonRpcRequest): void => {
-    const entry = new InFlight(request.id);
+  let warnedBusy = false;
+  const dispatchRequest = (request: JsonRpcRequest, bytes: number): void => {
+    if (!budget.admits(bytes)) {
+      // Refused at once; what was admitted goes on being served.
+      if (!warnedBusy) log("too many requests in flight: refusing requests until some finish");
+      warnedBusy = true;
+      send(
+        failure(request.id, {
+          code: SERVER_BUSY,
+          message: "Server busy: too many requests in flight; retry later",
+        }),
+      );
+      return;
+    }
+    warnedBusy = false;
+    const entry = new InFlight(request.id, bytes);
     track(entry);
     if (closing) entry.abort(abortReason("The connection is closing"));
     let outcome: unknown;
@@ -427,6 +473,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       text = text.slice(1);
     }
     if (text.trim() === "") return;
+    if (nestsDeeperThan(text, maxDepth)) {
+      rejectLine(tooDeepError(maxDepth));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -439,7 +489,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       rejectLine(invalidRequest(value));
       return;
     }
-    if (kind === "request") dispatchRequest(value as JsonRpcRequest);
+    if (kind === "request") dispatchRequest(value as JsonRpcRequest, end - start);
     else dispatchOther(value as Record<string, unknown>, kind);
   };
 
@@ -532,11 +582,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
     const reason = abortReason("The connection is closing");
     connection.abort(reason);
-    let entry = oldest;
-    while (entry) {
-      const next = entry.next;
-      entry.abort(reason);
-      entry = next;
+    for (const head of [...inFlight.values()]) {
+      for (let entry: InFlight | null = head; entry; entry = entry.next) entry.abort(reason);
     }
     writeReady();
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));

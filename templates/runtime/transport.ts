@@ -35,6 +35,11 @@ export interface Delivery {
    */
   session?: Record<string, unknown>;
   /**
+   * Who the transport authenticated the request as (say, a bearer token's subject), when it
+   * authenticates requests; sealed `requestState` is bound to it.
+   */
+  readonly principal?: string | undefined;
+  /**
    * Transport-level checks of a well-formed request against its envelope (HTTP headers against the
    * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
    * the protocol version, and answers with the error it returns, if any.

@@ -120,6 +120,8 @@ export interface FixtureOptions {
   cache?: { ttlMs: number; cacheScope: "public" | "private" } | null;
   capabilities?: Record<string, unknown>;
   secret?: string;
+  /** Further server options (`requestStateSingleUse`, `onDeprecated`, …). */
+  server?: Record<string, unknown>;
 }
 
 export function makeFixture(options: FixtureOptions = {}): Fixture {
@@ -150,6 +152,7 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
     ...(options.cache === null ? {} : { cache: options.cache ?? CACHE }),
     ...(options.secret ? { secret: options.secret } : {}),
     log: (line) => void logs.push(line),
+    ...options.server,
   });
   return { server, logs };
 }

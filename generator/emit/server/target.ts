@@ -7,7 +7,7 @@ import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
-const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts", "http-headers.ts"];
+const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "admission.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts", "http-headers.ts"];
 
 /**
  * `server.ts`: a typed handler per client→server request of the revision, and `createServer`, which
