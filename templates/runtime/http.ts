@@ -410,14 +410,10 @@ function busy(
  */
 function refuse(
   req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
+  ...[res, status, code, message, headers = {}]: Parameters<typeof reject>
 ): void {
-  if (!req.complete && hasBody(req)) headers = { ...headers, Connection: "close" };
-  reject(res, status, code, message, headers);
+  const close = !req.complete && hasBody(req);
+  reject(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
 }
 
 /** Whether the request's headers announce a body. */
