@@ -314,7 +314,7 @@ describe("stdio bad input", () => {
     const out = await h.finish();
     // Past the parse guard's default limit (1000 levels) each is refused before JSON.parse.
     expect(summary(out)).toEqual(["-32700", "-32700", "-32700", "3"]);
-    expect(out.filter((m) => m["error"]?.message === "Parse error: nested more than 1000 levels deep")).toHaveLength(3);
+    expect(out.filter((m) => (m["error"] as Msg | undefined)?.["message"] === "Parse error: nested more than 1000 levels deep")).toHaveLength(3);
   });
 
   it("takes nesting within maxDepth, and refuses one level more", async () => {
