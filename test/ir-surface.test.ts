@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../generator/load/index.js";
 import type { ProtocolModel } from "../generator/ir/model.js";
+import { methodRoles } from "../generator/ir/query.js";
 import { REVISIONS, schemaFile } from "./helpers/spec.js";
 
 /**
@@ -23,8 +24,9 @@ const model = (revision: string): ProtocolModel => models.get(revision)!;
 
 describe.each(REVISIONS)("protocol surface of %s", (revision) => {
   const m = model(revision);
+  const roles = methodRoles(m.methods);
   const messagesOf = (kind: string, sender: "client" | "server") =>
-    m.methods.filter((x) => x.kind === kind && (x.sender === sender || x.sender === "both")).map((x) => x.message).sort();
+    roles.filter((x) => x.kind === kind && (x.sender === sender || x.sender === "both")).map((x) => x.message).sort();
 
   it("lists exactly the members of the membership unions", () => {
     expect(messagesOf("request", "client")).toEqual(unionMembersFromText(revision, "ClientRequest").sort());
@@ -35,7 +37,7 @@ describe.each(REVISIONS)("protocol surface of %s", (revision) => {
   });
 
   it("pairs every request with results from the receiver's result union", () => {
-    for (const method of m.methods.filter((x) => x.kind !== "notification")) {
+    for (const method of roles.filter((x) => x.kind !== "notification")) {
       expect(method.results.length, method.method).toBeGreaterThan(0);
       const receiverUnions =
         method.kind === "inputRequest" ? ["InputResponse"] : method.sender === "client" ? ["ServerResult"] : method.sender === "server" ? ["ClientResult"] : ["ServerResult", "ClientResult"];
@@ -56,7 +58,7 @@ describe.each(REVISIONS)("protocol surface of %s", (revision) => {
 
 describe("2026-07-28", () => {
   const m = model("2026-07-28");
-  const byMethod = new Map(m.methods.map((x) => [x.method, x]));
+  const byMethod = new Map(methodRoles(m.methods).map((x) => [x.method, x]));
 
   it("pairs requests with results, input_required where the response allows it", () => {
     expect(byMethod.get("tools/call")?.results).toEqual(["CallToolResult", "InputRequiredResult"]);
@@ -67,7 +69,7 @@ describe("2026-07-28", () => {
   });
 
   it("marks the input requests as their own kind", () => {
-    const inputs = m.methods.filter((x) => x.kind === "inputRequest").map((x) => x.method).sort();
+    const inputs = methodRoles(m.methods).filter((x) => x.kind === "inputRequest").map((x) => x.method).sort();
     expect(inputs).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
     expect(byMethod.get("elicitation/create")?.results).toEqual(["ElicitResult"]);
   });

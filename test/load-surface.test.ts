@@ -4,19 +4,21 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Method } from "../generator/ir/model.js";
+import { methodRoles, type MethodInRole } from "../generator/ir/query.js";
+import { wireFacts } from "../generator/ir/wire.js";
 import { fixtureSchema, loadFixture, loadSchemaText } from "./helpers/golden.js";
 
 const fixtureText = (name: string): string => readFileSync(fixtureSchema(name), "utf8");
 
-const byMethod = (methods: Method[]) => new Map(methods.map((m) => [m.method, m] as const));
+const byMethod = (methods: MethodInRole[]) => new Map(methods.map((m) => [m.method, m] as const));
 
 describe("protocol surface", () => {
   const model = loadFixture("protocol-surface");
-  const methods = byMethod(model.methods);
+  const roles = methodRoles(model.methods);
+  const methods = byMethod(roles);
 
   it("finds every member of every membership union, in message source order", () => {
-    expect(model.methods.map((m) => [m.method, m.kind, m.sender, m.message])).toEqual([
+    expect(roles.map((m) => [m.method, m.kind, m.sender, m.message])).toEqual([
       ["ping", "request", "both", "PingRequest"],
       ["gadgets/list", "request", "client", "ListGadgetsRequest"],
       ["gadgets/fetch", "request", "client", "FetchGadgetRequest"],
@@ -38,7 +40,7 @@ describe("protocol surface", () => {
   });
 
   it("pairs requests with results by response, naming, category and the empty result", () => {
-    const pairs = model.methods.map((m) => [m.method, m.pairing, m.results]);
+    const pairs = roles.map((m) => [m.method, m.pairing, m.results]);
     expect(pairs).toEqual([
       ["ping", "empty", ["EmptyResult"]],
       ["gadgets/list", "naming", ["ListGadgetsResult"]],
@@ -97,7 +99,7 @@ describe("stateful lifecycle", () => {
   });
 
   it("pairs the handshake with the result carrying the server's capabilities", () => {
-    expect(byMethod(model.methods).get("session/open")).toMatchObject({
+    expect(byMethod(methodRoles(model.methods)).get("session/open")).toMatchObject({
       kind: "request",
       sender: "client",
       params: { kind: "ref", name: "OpenSessionParams" },
@@ -127,7 +129,7 @@ describe("stateless lifecycle", () => {
   });
 
   it("reads every request, params inherited or narrowed", () => {
-    expect(model.methods.map((m) => [m.method, m.params, m.paramsOptional, m.results])).toEqual([
+    expect(methodRoles(model.methods).map((m) => [m.method, m.params, m.paramsOptional, m.results])).toEqual([
       ["server/describe", { kind: "ref", name: "RequestParams" }, false, ["DescribeServerResult"]],
       ["tools/echo", { kind: "ref", name: "EchoParams" }, false, ["EchoResult"]],
     ]);
@@ -138,5 +140,37 @@ describe("stateless lifecycle", () => {
     const text = original.replace('"io.example/clientCapabilities": ClientCapabilities;', '"io.example/clientCapabilities"?: ClientCapabilities;');
     expect(text).not.toBe(original);
     expect(loadSchemaText(text).lifecycle).toEqual({ kind: "unknown" });
+  });
+});
+
+describe("a method in unions of two kinds", () => {
+  const text = [
+    "export interface Result { [key: string]: unknown }",
+    "export interface Request { method: string; params?: { [key: string]: unknown } }",
+    "export interface ListRootsRequest extends Request { method: \"roots/list\" }",
+    "export interface ListRootsResult extends Result { roots: string[] }",
+    "export interface PingRequest extends Request { method: \"ping\" }",
+    "export type ServerRequest = ListRootsRequest;",
+    "export type ClientRequest = PingRequest;",
+    "export type ClientResult = ListRootsResult;",
+    "export type ServerResult = Result;",
+    "export type InputRequest = ListRootsRequest;",
+    "export type InputResponse = ListRootsResult;",
+    "export interface ClientCapabilities { roots?: { [key: string]: unknown } }",
+    "",
+  ].join("\n");
+  const model = loadSchemaText(text, "dual-role");
+
+  it("is one method with one role per kind, each with its own union and results", () => {
+    const methods = model.methods.filter((m) => m.method === "roots/list");
+    expect(methods).toHaveLength(1);
+    expect(methods[0]!.roles.map((r) => [r.kind, r.sender, r.message, r.unions, r.results, r.pairing])).toEqual([
+      ["request", "server", "ListRootsRequest", ["ServerRequest"], ["ListRootsResult"], "naming"],
+      ["inputRequest", "server", "ListRootsRequest", ["InputRequest"], ["ListRootsResult"], "naming"],
+    ]);
+  });
+
+  it("is one input request for the emitters", () => {
+    expect(wireFacts(model).inputRequests.filter((i) => i.method === "roots/list")).toHaveLength(1);
   });
 });

@@ -1,9 +1,10 @@
-import type { Definition, Deprecation, Method, ObjectType, Property, ProtocolModel, TypeNode } from "../ir/model.js";
+import type { Definition, Deprecation, Method, MethodRole, ObjectType, Property, ProtocolModel, TypeNode } from "../ir/model.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
 import { locationText } from "../registry/index.js";
 import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
 import { severityFor, type Change, type RuleId, type Severity } from "./rules.js";
 import { literalParts, typeText } from "./types.js";
+import { methodRoles } from "../ir/query.js";
 
 export { RULE_IDS, SEVERITIES, isBreaking, type Change, type RuleId, type Severity } from "./rules.js";
 
@@ -43,7 +44,7 @@ class Differ {
     private readonly to: ProtocolModel,
   ) {
     this.reach = { from: new Reach(from), to: new Reach(to) };
-    this.messages = new Set([...from.methods, ...to.methods].map((m) => m.message));
+    this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
     this.defs = { from: new Map(from.definitions.map((d) => [d.name, d])), to: new Map(to.definitions.map((d) => [d.name, d])) };
   }
 
@@ -84,37 +85,45 @@ class Differ {
     for (const old of this.from.methods) {
       const now = after.get(old.method);
       if (!now) {
-        const rule = old.kind === "notification" ? "notification-removed" : "method-removed";
-        this.add(rule, severityFor(sendersOf(old.sender)), old.method, `${describeMethod(old)} removed`, { from: old.message });
+        const rule = old.roles.every((r) => r.kind === "notification") ? "notification-removed" : "method-removed";
+        this.add(rule, severityFor(old.roles.flatMap((r) => sendersOf(r.sender))), old.method, `${describeMethod(old)} removed`, { from: messagesOf(old) });
         continue;
       }
-      this.methodChanges(old, now);
+      this.roleChanges(old, now);
     }
     for (const now of this.to.methods) {
       if (before.has(now.method)) continue;
-      const rule = now.kind === "notification" ? "notification-added" : "method-added";
-      this.add(rule, "non-breaking", now.method, `${describeMethod(now)} added`, { to: now.message });
+      const rule = now.roles.every((r) => r.kind === "notification") ? "notification-added" : "method-added";
+      this.add(rule, "non-breaking", now.method, `${describeMethod(now)} added`, { to: messagesOf(now) });
     }
   }
 
-  private methodChanges(old: Method, now: Method): void {
+  /**
+   * Roles compared kind by kind: one role turned into another is a kind change; a role gained breaks
+   * its receivers (they must now handle it), a role lost its senders; within a kind, who sends it and
+   * what answers it.
+   */
+  private roleChanges(old: Method, now: Method): void {
     const at = now.method;
-    if (old.kind !== now.kind) {
-      this.add("method-kind-changed", "breaking-both", at, `${at} changed from ${old.kind} to ${now.kind}`, { from: old.kind, to: now.kind });
+    const kinds = (m: Method) => m.roles.map((r) => r.kind).join(" + ");
+    const lost = old.roles.filter((r) => !now.roles.some((n) => n.kind === r.kind));
+    const gained = now.roles.filter((r) => !old.roles.some((o) => o.kind === r.kind));
+    if (lost.length > 0 && lost.length === old.roles.length && gained.length === now.roles.length) {
+      this.add("method-kind-changed", "breaking-both", at, `${at} changed from ${kinds(old)} to ${kinds(now)}`, { from: kinds(old), to: kinds(now) });
+    } else if (lost.length > 0 || gained.length > 0) {
+      const broken = [...lost.flatMap((r) => sendersOf(r.sender)), ...gained.flatMap((r) => counterparts(sendersOf(r.sender)))];
+      this.add("method-kind-changed", severityFor(broken), at, `${at} is now ${kinds(now)} (was ${kinds(old)})`, { from: kinds(old), to: kinds(now) });
     }
-    if (old.sender !== now.sender) {
-      const before = sendersOf(old.sender);
-      const after = sendersOf(now.sender);
-      const lost = before.filter((p) => !after.includes(p));
-      const gained = after.filter((p) => !before.includes(p));
-      this.add("method-sender-changed", severityFor([...lost, ...counterparts(gained)]), at, `${at} is now sent by ${now.sender} (was ${old.sender})`, {
-        from: old.sender,
-        to: now.sender,
-      });
+    for (const before of old.roles) {
+      const after = now.roles.find((r) => r.kind === before.kind);
+      if (after) this.roleChange(at, before, after);
     }
+  }
+
+  private roleChange(at: string, old: MethodRole, now: MethodRole): void {
+    const senders = sendersOf(now.sender);
     const oldParams = old.params ? typeText(old.params) : "none";
     const newParams = now.params ? typeText(now.params) : "none";
-    const senders = sendersOf(now.sender);
     const inline = old.params?.kind === "object" && now.params?.kind === "object";
     if (oldParams !== newParams && !inline) {
       this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, { from: oldParams, to: newParams });
@@ -126,6 +135,16 @@ class Differ {
         `${at} params became ${now.paramsOptional ? "optional" : "required"}`,
         { from: old.paramsOptional ? "optional" : "required", to: now.paramsOptional ? "optional" : "required" },
       );
+    }
+    if (old.sender !== now.sender) {
+      const before = sendersOf(old.sender);
+      const after = sendersOf(now.sender);
+      const lost = before.filter((p) => !after.includes(p));
+      const gained = after.filter((p) => !before.includes(p));
+      this.add("method-sender-changed", severityFor([...lost, ...counterparts(gained)]), at, `${at} is now sent by ${now.sender} (was ${old.sender})`, {
+        from: old.sender,
+        to: now.sender,
+      });
     }
     const added = now.results.filter((r) => !old.results.includes(r));
     const removed = old.results.filter((r) => !now.results.includes(r));
@@ -363,8 +382,14 @@ class Differ {
   }
 }
 
+function messagesOf(method: Method): string {
+  return [...new Set(method.roles.map((role) => role.message))].join(", ");
+}
+
 function describeMethod(method: Method): string {
-  const kind = method.kind === "notification" ? "Notification" : method.kind === "inputRequest" ? "Input request" : "Request";
-  const direction = method.sender === "both" ? "either party" : method.sender;
-  return `${kind} ${method.method} (sent by ${direction})`;
+  const roles = method.roles.map((role) => {
+    const kind = role.kind === "notification" ? "Notification" : role.kind === "inputRequest" ? "Input request" : "Request";
+    return `${kind} ${method.method} (sent by ${role.sender === "both" ? "either party" : role.sender})`;
+  });
+  return roles.join(" and ");
 }

@@ -30,7 +30,7 @@ export function checkModel(model: ProtocolModel, file: string): void {
     checkRefs(definition.type, definition.line);
   }
   for (const method of model.methods) {
-    for (const name of [method.message, ...method.results]) {
+    for (const name of method.roles.flatMap((role) => [role.message, ...role.results])) {
       if (!names.has(name)) throw new GeneratorError(`method \`${method.method}\` refers to unknown \`${name}\``, file);
     }
   }

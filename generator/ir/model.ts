@@ -14,7 +14,7 @@
  */
 
 /** Bumped whenever the shape below changes incompatibly. */
-export const IR_VERSION = 1;
+export const IR_VERSION = 2;
 
 export interface ProtocolModel {
   irVersion: typeof IR_VERSION;
@@ -204,12 +204,20 @@ export interface ErrorCode {
 // Protocol surface
 
 /**
- * One method of the protocol. Membership and direction come from the schema's membership unions
- * (`ClientRequest`, `ServerNotification`, `InputRequest`, …).
+ * One method of the protocol, once, with every role it plays. Membership and direction come from
+ * the schema's membership unions (`ClientRequest`, `ServerNotification`, `InputRequest`, …); a
+ * method named by unions of two kinds (a request the server sends on the wire that is also an
+ * input request) is one method with two roles, each with its own message.
  */
 export interface Method {
   /** The wire name, e.g. `tools/call`. */
   method: string;
+  /** What the method is and who sends it, one entry per kind, in the order of `MEMBERSHIP_UNIONS`. */
+  roles: MethodRole[];
+}
+
+/** One role of a method: a kind of message, who sends it in that role, and what answers it. */
+export interface MethodRole {
   /**
    * - `request`: a JSON-RPC request that expects a response;
    * - `notification`: a one-way JSON-RPC notification;

@@ -1,4 +1,4 @@
-import type { Definition, ObjectType, ProtocolModel, TypeNode } from "./model.js";
+import type { Definition, Method, MethodRole, ObjectType, ProtocolModel, TypeNode } from "./model.js";
 
 /**
  * Read-only questions about a model, shared by the loader's later passes, the emitters, the
@@ -65,4 +65,12 @@ export function walkType(type: TypeNode, visit: (node: TypeNode) => void): void 
     default:
       break;
   }
+}
+
+/** A method in one of its roles: the view of code that thinks in wire messages (who sends what). */
+export type MethodInRole = MethodRole & { method: string };
+
+/** Every role of every method, in model order: a method with two roles appears twice. */
+export function methodRoles(methods: readonly Method[]): MethodInRole[] {
+  return methods.flatMap(({ method, roles }) => roles.map((role) => ({ method, ...role })));
 }

@@ -1,5 +1,5 @@
-import type { Method, Property, ProtocolModel, TypeNode } from "./model.js";
-import { ModelIndex } from "./query.js";
+import type { Property, ProtocolModel, TypeNode } from "./model.js";
+import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
 import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./conventions.js";
 
 /**
@@ -46,7 +46,7 @@ export interface DescribeFacts {
 }
 
 export interface WireRequest {
-  method: Method;
+  method: MethodInRole;
   /** The server capability that must be declared for the method to exist, or `null` (always there). */
   capability: string | null;
   cacheable: boolean;
@@ -60,8 +60,9 @@ export function wireFacts(model: ProtocolModel): WireFacts {
   const index = new ModelIndex(model);
   const serverCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.server });
   const clientCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.client });
-  const notifications = model.methods.filter((m) => m.kind === "notification");
-  const paramsHave = (method: Method, ...names: string[]) => {
+  const roles = methodRoles(model.methods);
+  const notifications = roles.filter((m) => m.kind === "notification");
+  const paramsHave = (method: MethodInRole, ...names: string[]) => {
     const params = index.objectOf(method.params);
     return names.every((name) => params?.properties.some((p) => p.name === name));
   };
@@ -74,14 +75,14 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     }
     return null;
   };
-  const requestMeta = metaOf(model.methods.filter((m) => m.kind === "request" && m.sender !== "server").map((m) => m.params));
-  const notificationMeta = metaOf(model.methods.filter((m) => m.kind === "notification").map((m) => m.params));
-  const resultMeta = metaOf(model.methods.flatMap((m) => m.results.map((name): TypeNode => ({ kind: "ref", name }))));
+  const requestMeta = metaOf(roles.filter((m) => m.kind === "request" && m.sender !== "server").map((m) => m.params));
+  const notificationMeta = metaOf(roles.filter((m) => m.kind === "notification").map((m) => m.params));
+  const resultMeta = metaOf(roles.flatMap((m) => m.results.map((name): TypeNode => ({ kind: "ref", name }))));
   const metaKey = (meta: ReturnType<typeof metaOf>, valueType: string): string | null =>
     meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
   const conventions = WIRE_CONVENTIONS;
 
-  const listen = model.methods.find((m) => m.kind === "request" && m.sender !== "server" && paramsHave(m, conventions.listenFilterParam)) ?? null;
+  const listen = roles.find((m) => m.kind === "request" && m.sender !== "server" && paramsHave(m, conventions.listenFilterParam)) ?? null;
   const capabilityOf = (method: string): string | null => {
     const segment = method.split("/")[0]!;
     // `tools/list` is gated by `tools`, `completion/complete` by `completions`.
@@ -91,7 +92,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     model.lifecycle.kind === "stateless" ? [model.lifecycle.discover] : model.lifecycle.kind === "stateful" ? [model.lifecycle.initialize] : [],
   );
 
-  const requests = model.methods
+  const requests = roles
     .filter((m) => m.kind === "request" && m.sender !== "server")
     .map((method) => ({
       method,
@@ -105,10 +106,15 @@ export function wireFacts(model: ProtocolModel): WireFacts {
       builtIn: lifecycleMethods.has(method.method) || method === listen,
     }));
 
-  const inputRequests = model.methods
-    .filter((m) => m.kind === "inputRequest" || (m.kind === "request" && m.sender !== "client"))
-    .map((m) => ({ method: m.method, message: m.message, capability: m.method.split("/")[0]!, results: m.results }))
-    .filter((m) => clientCapabilities?.properties.some((p) => p.name === m.capability));
+  // A method the server may both send on the wire and ask for inside results is one input request.
+  const inputRequests: WireFacts["inputRequests"] = [];
+  for (const m of roles.filter((r) => r.kind === "inputRequest" || (r.kind === "request" && r.sender !== "client"))) {
+    const capability = m.method.split("/")[0]!;
+    if (!clientCapabilities?.properties.some((p) => p.name === capability)) continue;
+    const known = inputRequests.find((i) => i.method === m.method);
+    if (known) known.results.push(...m.results.filter((r) => !known.results.includes(r)));
+    else inputRequests.push({ method: m.method, message: m.message, capability, results: [...m.results] });
+  }
 
   const resultTypeValues = literalValues(index.get(conventions.resultTypeDefinition)?.type ?? null);
   const constant = (name: string) => {
@@ -139,7 +145,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     requests,
     inputRequests,
     inputResponseUnion: index.get(conventions.inputResponseUnion) ? conventions.inputResponseUnion : null,
-    inputRequiredResult: sharedResult(model.methods.filter((m) => m.acceptsInputResponses)),
+    inputRequiredResult: sharedResult(roles.filter((m) => m.acceptsInputResponses)),
     resultTypes:
       resultTypeValues.includes(conventions.resultTypes.complete) && resultTypeValues.includes(conventions.resultTypes.inputRequired)
         ? { ...conventions.resultTypes }
@@ -170,7 +176,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
 }
 
 function pingMethod(model: ProtocolModel): string | null {
-  return model.methods.find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null;
+  return methodRoles(model.methods).find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null;
 }
 
 /**
@@ -190,7 +196,7 @@ export function describeFacts(model: ProtocolModel, index = new ModelIndex(model
   const fields: Record<string, DescribeSource> = {};
   const unfillable: DescribeFacts["unfillable"] = [];
   for (const { method, describes } of written) {
-    const entry = model.methods.find((m) => m.method === method && m.kind === "request");
+    const entry = methodRoles(model.methods).find((m) => m.method === method && m.kind === "request");
     for (const result of entry?.results ?? []) {
       for (const property of index.objectOf({ kind: "ref", name: result })?.properties ?? []) {
         if (runtimeAdded(property)) continue;
@@ -212,7 +218,8 @@ function describeSource(property: Property): DescribeSource | null {
   const { type, name } = property;
   if (refersTo(type, CAPABILITY_TYPES.server)) return "capabilities";
   if (refersTo(type, WIRE_CONVENTIONS.implementationType)) return "info";
-  if (name === PROTOCOL_VERSION_FIELD && type.kind === "string") return "protocolVersion";
+  // The negotiated version; a revision may pin it to its own (`typeof LATEST_PROTOCOL_VERSION`).
+  if (name === PROTOCOL_VERSION_FIELD && (type.kind === "string" || type.kind === "literal")) return "protocolVersion";
   if (type.kind === "array" && type.items.kind === "string" && /versions$/i.test(name)) return "supportedVersions";
   const cacheField = WIRE_CONVENTIONS.cacheFields.find((field) => field === name);
   if (cacheField) return cacheField;
@@ -230,7 +237,7 @@ function literalValues(type: TypeNode | null): string[] {
   return members.flatMap((m) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : []));
 }
 
-function sharedResult(methods: Method[]): string | null {
+function sharedResult(methods: MethodInRole[]): string | null {
   // With a single such method its own result would pass for the shared one.
   if (methods.length < 2) return null;
   const [first, ...rest] = methods;

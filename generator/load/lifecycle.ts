@@ -1,5 +1,5 @@
 import type { Lifecycle, Method, TypeNode } from "../ir/model.js";
-import type { ModelIndex } from "../ir/query.js";
+import { methodRoles, type ModelIndex } from "../ir/query.js";
 import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
 
 const refersTo = (type: TypeNode, name: string): boolean => type.kind === "ref" && type.name === name;
@@ -10,7 +10,8 @@ const refersTo = (type: TypeNode, name: string): boolean => type.kind === "ref" 
  * is a handshake (stateful), and if instead every request's `_meta` must carry them, that request is
  * a discovery call and the protocol is stateless.
  */
-export function readLifecycle(index: ModelIndex, methods: Method[]): Lifecycle {
+export function readLifecycle(index: ModelIndex, surface: Method[]): Lifecycle {
+  const methods = methodRoles(surface);
   const clientRequests = methods.filter((m) => m.kind === "request" && m.sender !== "server");
   const describesServer = clientRequests.find((m) =>
     m.results.some((result) => index.objectOf({ kind: "ref", name: result })?.properties.some((p) => refersTo(p.type, CAPABILITY_TYPES.server))),

@@ -1,12 +1,13 @@
-import type { Definition, Method } from "../ir/model.js";
+import type { Definition, Method, MethodRole } from "../ir/model.js";
 import { ModelIndex } from "../ir/query.js";
 import { GeneratorError } from "../errors.js";
 import { MEMBERSHIP_UNIONS, type MembershipRole } from "../ir/conventions.js";
 
 /**
  * Finds the protocol's methods: each member of a membership union is a message whose `method`
- * literal names it. A message in a client union and the matching server union (cancellation, ping)
- * becomes one method sent by both.
+ * literal names it. Each method is one entry: a message in a client union and the matching server
+ * union (cancellation, ping) is one role sent by both; a message in unions of two kinds (a server
+ * request that is also an input request) one method with both roles.
  */
 export function readSurface(index: ModelIndex, file: string): Method[] {
   const methods = new Map<string, Method>();
@@ -15,19 +16,22 @@ export function readSurface(index: ModelIndex, file: string): Method[] {
       const definition = index.get(message);
       if (!definition) throw new GeneratorError(`\`${union}\` names unknown \`${message}\``, file, index.get(union)?.line);
       const name = methodName(index, definition, file);
-      const existing = methods.get(`${role.kind} ${name}`);
-      if (existing) {
-        if (existing.message !== message) {
-          throw new GeneratorError(`method \`${name}\` is both \`${existing.message}\` and \`${message}\``, file, definition.line);
-        }
-        existing.unions.push(union);
-        if (existing.sender !== role.sender) existing.sender = "both";
+      let existing = methods.get(name);
+      if (!existing) methods.set(name, (existing = { method: name, roles: [] }));
+      const sameKind = existing.roles.find((r) => r.kind === role.kind);
+      if (!sameKind) {
+        existing.roles.push(readRole(index, definition, union, role));
         continue;
       }
-      methods.set(`${role.kind} ${name}`, readMethod(index, definition, name, union, role));
+      if (sameKind.message !== message) {
+        throw new GeneratorError(`method \`${name}\` is both \`${sameKind.message}\` and \`${message}\``, file, definition.line);
+      }
+      sameKind.unions.push(union);
+      if (sameKind.sender !== role.sender) sameKind.sender = "both";
     }
   }
-  return [...methods.values()].sort((a, b) => (index.get(a.message)?.line ?? 0) - (index.get(b.message)?.line ?? 0));
+  const line = (method: Method) => Math.min(...method.roles.map((role) => index.get(role.message)?.line ?? 0));
+  return [...methods.values()].sort((a, b) => line(a) - line(b));
 }
 
 function methodName(index: ModelIndex, message: Definition, file: string): string {
@@ -38,11 +42,10 @@ function methodName(index: ModelIndex, message: Definition, file: string): strin
   return method.type.value;
 }
 
-function readMethod(index: ModelIndex, message: Definition, name: string, union: string, role: MembershipRole): Method {
+function readRole(index: ModelIndex, message: Definition, union: string, role: MembershipRole): MethodRole {
   const params = index.property(message.type, "params");
   const pairing = role.resultUnion ? pairResult(index, message, role.resultUnion) : null;
   return {
-    method: name,
     kind: role.kind,
     sender: role.sender,
     message: message.name,
@@ -64,7 +67,7 @@ function readMethod(index: ModelIndex, message: Definition, name: string, union:
  * 3. results of the same `@category` in the receiver's result union;
  * 4. the receiver's empty result (the union member that is a bare alias of the base result).
  */
-function pairResult(index: ModelIndex, message: Definition, resultUnion: string): { results: string[]; by: Method["pairing"] } {
+function pairResult(index: ModelIndex, message: Definition, resultUnion: string): { results: string[]; by: MethodRole["pairing"] } {
   const receiverResults = index.unionMembers(resultUnion);
   if (message.category !== null) {
     for (const candidate of index.model.definitions) {
@@ -90,7 +93,7 @@ function pairResult(index: ModelIndex, message: Definition, resultUnion: string)
 }
 
 /** Whether the params have a property holding responses keyed like the `InputResponse` union's map. */
-function acceptsInputResponses(index: ModelIndex, params: Method["params"]): boolean {
+function acceptsInputResponses(index: ModelIndex, params: MethodRole["params"]): boolean {
   const inputResponse = MEMBERSHIP_UNIONS["InputRequest"]?.resultUnion;
   if (!inputResponse || !index.get(inputResponse)) return false;
   return (index.objectOf(params)?.properties ?? []).some((property) => {

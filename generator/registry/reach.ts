@@ -1,12 +1,12 @@
-import type { Method, ProtocolModel, TypeNode } from "../ir/model.js";
-import { walkType } from "../ir/query.js";
+import type { MethodRole, ProtocolModel, TypeNode } from "../ir/model.js";
+import { methodRoles, walkType } from "../ir/query.js";
 
 /** A party of the protocol. */
 export type Party = "client" | "server";
 export const PARTIES: readonly Party[] = ["client", "server"];
 
 /** The parties a method's `sender` stands for. */
-export function sendersOf(sender: Method["sender"]): Party[] {
+export function sendersOf(sender: MethodRole["sender"]): Party[] {
   return sender === "both" ? [...PARTIES] : [sender];
 }
 
@@ -34,12 +34,12 @@ export class Reach {
 
   constructor(readonly model: Pick<ProtocolModel, "definitions" | "methods">) {
     this.definitions = new Map(model.definitions.map((d) => [d.name, d.type]));
-    for (const method of model.methods) {
+    for (const method of methodRoles(model.methods)) {
       const senders = sendersOf(method.sender);
       const receivers = counterparts(senders);
       const outbound = this.fromTypes([{ kind: "ref", name: method.message }, ...(method.params ? [method.params] : [])]);
       const inbound = this.fromTypes(method.results.map((name): TypeNode => ({ kind: "ref", name })));
-      this.byMethod.set(method.method, new Set([...outbound, ...inbound]));
+      this.byMethod.set(method.method, new Set([...(this.byMethod.get(method.method) ?? []), ...outbound, ...inbound]));
       for (const name of outbound) this.addFlow(name, senders, receivers);
       for (const name of inbound) this.addFlow(name, receivers, senders);
     }

@@ -1,11 +1,12 @@
 import type { Target } from "../index.js";
-import type { Method, ProtocolModel } from "../../ir/model.js";
-import { ModelIndex } from "../../ir/query.js";
+import type { MethodRole, ProtocolModel } from "../../ir/model.js";
+import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, key, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
+import { GeneratorError } from "../../errors.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
@@ -70,7 +71,7 @@ export const clientTarget: Target = {
     }
     const handlers = wire.inputRequests.map((input) => {
       const verb = CLIENT_CONVENTIONS.handlerVerbs[input.capability] ?? input.message.replace(/Request$/, "");
-      const message = model.methods.find((m) => m.message === input.message);
+      const message = methodRoles(model.methods).find((m) => m.message === input.message);
       const params = message?.paramsOptional ? `NonNullable<T.${input.message}["params"]>` : `T.${input.message}["params"]`;
       return {
         option: `on${verb}`,
@@ -79,6 +80,7 @@ export const clientTarget: Target = {
         result: input.results.length > 0 ? input.results.map((r) => `T.${r}`).join(" | ") : "Record<string, unknown>",
       };
     });
+    rejectClashes(model, wire.inputRequests.map((input, i) => ({ member: handlers[i]!.option, message: input.message })), "client option");
     const notificationUnion = Object.entries(MEMBERSHIP_UNIONS).find(([name, role]) => role.kind === "notification" && role.sender === "server" && defined(name))?.[0];
     const listenMethod = wire.listen ? methods.find((m) => m.method === str(wire.listen!.method)) : undefined;
     const protocol = protocolLiteral(model, wire, index);
@@ -122,12 +124,28 @@ function methodDoc(model: ProtocolModel, request: WireRequest): string[] {
   return lines;
 }
 
-function hasRequiredParams(index: ModelIndex, method: Method): boolean {
+function hasRequiredParams(index: ModelIndex, method: Pick<MethodRole, "params" | "paramsOptional">): boolean {
   if (method.params === null || method.paramsOptional) return false;
   const params = index.objectOf(method.params);
   if (!params) return true;
   const own = new Set<string>(CLIENT_CONVENTIONS.ownParams);
   return params.properties.some((p) => !p.optional && !own.has(p.name));
+}
+
+/**
+ * Two schema messages emitted as one member name would make output that does not compile: a
+ * generation error naming both, at the second message's line, instead.
+ */
+function rejectClashes(model: ProtocolModel, members: Array<{ member: string; message: string }>, what: string): void {
+  const seen = new Map<string, string>();
+  for (const { member, message } of members) {
+    const first = seen.get(member);
+    if (first !== undefined && first !== message) {
+      const line = model.definitions.find((d) => d.name === message)?.line;
+      throw new GeneratorError(`\`${first}\` and \`${message}\` would both be the ${what} \`${member}\``, model.source.file, line);
+    }
+    seen.set(member, message);
+  }
 }
 
 /** The complete results of a request (the input-required one is the client's business). */

@@ -2,6 +2,7 @@ import type { ProtocolModel } from "../../ir/model.js";
 import type { RegistryEntry } from "../../registry/index.js";
 import { registryOf } from "./registry-of.js";
 import { str } from "../code.js";
+import { methodRoles } from "../../ir/query.js";
 
 /**
  * Where a deprecated feature shows on the wire, from the registry: a method whose message is
@@ -17,7 +18,7 @@ export function deprecatedOnTheWire(model: ProtocolModel): string {
   };
   const table = (pairs: Array<[string, string]>): string => `{ ${pairs.map(([k, v]) => `${str(k)}: ${str(v)}`).join(", ")} }`;
   const byDefinition = new Map(registry.filter((e) => e.kind === "definition").map((e) => [e.location.definition, notice(e)]));
-  const methods = model.methods.flatMap((m): Array<[string, string]> => {
+  const methods = methodRoles(model.methods).flatMap((m): Array<[string, string]> => {
     const found = byDefinition.get(m.message);
     return found ? [[m.method, found]] : [];
   });

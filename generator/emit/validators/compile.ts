@@ -37,7 +37,7 @@ export class ValidatorCompiler {
     const scope = new Scope();
     const body = this.statements(type, "v", { parts: [] }, scope, name);
     // `never` rejects without reading the value; strict consumers flag an unread parameter.
-    const param = type.kind === "union" && type.members.length === 0 ? "_v" : "v";
+    const param = isNever(type) ? "_v" : "v";
     this.functions.push(`function ${name}(${param}: any): boolean {\n${body.join("\n")}\nreturn true;\n}`);
     return name;
   }
@@ -128,7 +128,7 @@ export class ValidatorCompiler {
         return { test: `${v} === ${literal(type.value)}`, message: `must be equal to ${literal(type.value)}` };
       case "union": {
         // `never`: no value matches (schema.json says `not: {}`).
-        if (type.members.length === 0) return { test: "false", message: "must NOT be valid" };
+        if (isNever(type)) return { test: "false", message: "must NOT be valid" };
         const members = type.members.map((member) => this.leafCheck(member, v));
         if (members.some((m) => m === null)) return null;
         const tests = members.map((m) => m!.test);
@@ -168,8 +168,13 @@ export class ValidatorCompiler {
     }
     for (const property of type.properties) {
       if (acceptsAll(property.type)) continue;
-      const local = scope.name("p");
       const propertyPath: Path = { parts: [...path.parts, `/${pointerSegment(property.name)}`] };
+      if (isNever(property.type)) {
+        // Present at all is wrong; nothing to read.
+        out.push(`if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, '"must NOT be valid"')};`);
+        continue;
+      }
+      const local = scope.name("p");
       const read = `const ${local} = ${value}${access(property.name)};`;
       // A required property was found present above; only an optional one may be absent.
       const single = property.optional ? this.singleCheck(property.type, local, propertyPath) : null;
@@ -239,6 +244,9 @@ function renderPath(path: Path): string {
 }
 
 const acceptsAll = (type: TypeNode): boolean => type.kind === "unknown" || type.kind === "any";
+
+/** `never`: the empty union, which no value matches. */
+const isNever = (type: TypeNode): boolean => type.kind === "union" && type.members.length === 0;
 
 
 function describeLeaves(members: TypeNode[]): string {

@@ -1,0 +1,90 @@
+/**
+ * Real revisions nobody tuned for: the upstream `schema.ts` versions in `history/` beside the spec
+ * (`manifest.tsv`: folder, commit, date, path, subject) each generate with no code change, and the
+ * output of all of them type-checks under the strict options in one compiler run. A version that is
+ * not valid TypeScript itself (found by type-checking the schema files, not by a list) may be
+ * refused, but only with the generator's one-line error.
+ *
+ * `npm test` takes an even sample of the history; `MCP_HISTORY=all` (set by `.ci/run`) takes all.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitRevision } from "../generator/emit/index.js";
+import { GeneratorError } from "../generator/errors.js";
+import { loadModel } from "../generator/load/index.js";
+import { SPEC_DIR } from "./helpers/spec.js";
+import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
+
+const HISTORY = resolve(process.env.MCP_HISTORY_DIR ?? join(SPEC_DIR, "..", "history"));
+/** How many versions `npm test` takes, spread evenly over the history. */
+const SAMPLE = 12;
+
+interface Version {
+  name: string;
+  commit: string;
+  date: string;
+  subject: string;
+}
+
+function manifest(): Version[] {
+  const [header, ...rows] = readFileSync(join(HISTORY, "manifest.tsv"), "utf8").trimEnd().split("\n");
+  const columns = header!.split("\t");
+  return rows.map((row) => {
+    const cells = row.split("\t");
+    const cell = (name: string) => cells[columns.indexOf(name)] ?? "";
+    return { name: cell("name"), commit: cell("commit"), date: cell("date"), subject: cell("subject") };
+  });
+}
+
+const all = existsSync(join(HISTORY, "manifest.tsv")) ? manifest() : [];
+const versions = process.env.MCP_HISTORY === "all" ? all : all.filter((_, i) => i % Math.ceil(all.length / SAMPLE) === 0);
+const schemaOf = (v: Version) => join(HISTORY, v.name, "schema.ts");
+
+describe.skipIf(versions.length === 0)(`upstream schema history (${versions.length} of ${all.length} versions)`, () => {
+  const work = mkdtempSync(join(tmpdir(), "mcp-gen-history-"));
+  /** Versions whose own schema.ts does not type-check. */
+  const invalid = new Set<string>();
+  const failures = new Map<string, unknown>();
+  const generated: string[] = [];
+
+  beforeAll(async () => {
+    const check = tsc(join(work), {
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      files: versions.map(schemaOf),
+    });
+    for (const v of versions) if (check.output.includes(`${v.name}/schema.ts(`)) invalid.add(v.name);
+    for (const v of versions) {
+      try {
+        const model = loadModel(schemaOf(v), { revision: v.name });
+        await emitRevision(model, { outDir: join(work, "out", v.name), generatorVersion: "0.0.0-history" });
+        generated.push(v.name);
+      } catch (error) {
+        failures.set(v.name, error);
+      }
+    }
+    if (invalid.size > 0) console.log(`history: not valid TypeScript themselves: ${[...invalid].join(", ")}`);
+  }, 600_000);
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("generates every version that is valid TypeScript", () => {
+    const refused = [...failures].filter(([name]) => !invalid.has(name)).map(([name, error]) => `${name}: ${(error as Error).message}`);
+    expect(refused).toEqual([]);
+  });
+
+  it("refuses an invalid version, if at all, with the generator's own error", () => {
+    for (const [name, error] of failures) expect(error, name).toBeInstanceOf(GeneratorError);
+  });
+
+  it("type-checks every generated version under the strict options, in one compiler run", () => {
+    expect(generated.length).toBeGreaterThan(0);
+    const result = tsc(join(work, "out"), {
+      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
+      include: generated.map((name) => `${name}/**/*.ts`),
+    });
+    expect(result.output).toBe("");
+    expect(result.status).toBe(0);
+  }, 600_000);
+});
