@@ -179,6 +179,11 @@ const TOOLS: Record<string, ToolDefinition> = {
       return { content: [text("The client declared no input capability.")] };
     },
   },
+  test_header_param: {
+    description: "Echoes its region, which HTTP clients mirror into the Mcp-Param-Region header (checked against the body).",
+    inputSchema: objectSchema({ region: { type: "string", "x-mcp-header": "Region" } }, ["region"]),
+    run: (args) => ({ content: [text(`Region: ${String(args.region)}`)] }),
+  },
 };
 
 const RESOURCES: T.Resource[] = [

@@ -71,6 +71,21 @@ for (const dir of readdirSync(results)) {
     if (check.status === "FAILURE" || check.status === "WARNING") problems.push(`${scenario}: ${check.status} ${check.id} ${(check.errorMessage ?? "").slice(0, 300)}`);
   }
 }
+// Unscored scenarios the server is held to all the same (a failed check fails the run).
+const REQUIRED_UNSCORED = ["http-header-validation", "http-custom-header-server-validation"];
+const unscoredProblems = [];
+for (const dir of readdirSync(results)) {
+  const file = join(results, dir, "checks.json");
+  const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+  if (!existsSync(file) || !REQUIRED_UNSCORED.includes(scenario)) continue;
+  for (const check of JSON.parse(readFileSync(file, "utf8"))) {
+    if (check.status !== "SUCCESS" && check.status !== "INFO") unscoredProblems.push(`${scenario}: ${check.status} ${check.id} ${check.name ?? ""} ${(check.errorMessage ?? "").slice(0, 300)}`);
+  }
+}
+const ranRequired = REQUIRED_UNSCORED.filter((name) => readdirSync(results).some((dir) => dir.replace(/^server-/, "").startsWith(`${name}-2`)));
+if (ranRequired.length !== REQUIRED_UNSCORED.length) unscoredProblems.push(`not run: ${REQUIRED_UNSCORED.filter((n) => !ranRequired.includes(n)).join(", ")}`);
 if (problems.length > 0) console.log(`\nFailed or warned checks of scored scenarios:\n${problems.join("\n")}`);
+if (unscoredProblems.length > 0) console.log(`\nFailed checks of unscored scenarios the server must pass:\n${unscoredProblems.join("\n")}`);
+else console.log(`\nunscored scenarios held to passing: ${REQUIRED_UNSCORED.join(", ")}: every check passed`);
 console.log(`\nconformance server (2026-07-28): ${scored.filter((l) => l.startsWith("✓")).length} of ${scored.length} scored scenarios passed; results in ${results}`);
-process.exit(status);
+process.exit(status !== 0 ? status : unscoredProblems.length > 0 ? 1 : 0);

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { createServer } from "../generated/2026-07-28/index.js";
 import type { Delivery } from "../templates/runtime/transport.js";
-import { call, INFO, makeFixture, rpc, type Fixture } from "./helpers/server-fixture.js";
-import type { Msg } from "./helpers/server-harness.js";
+import { call, INFO, makeFixture, REVISION, rpc, type Fixture } from "./helpers/server-fixture.js";
+import { connect, type Msg } from "./helpers/server-harness.js";
 
 const ACCEPT = { confirm: { action: "accept", content: { ok: true } } };
 
@@ -110,4 +110,64 @@ describe("wire strings are never looked up as inherited properties", () => {
       expect(notices).toEqual([]);
     });
   }
+});
+
+describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      region: { type: "string", "x-mcp-header": "Region" },
+      count: { type: "integer", "x-mcp-header": "Count" },
+      opts: { type: "object", properties: { dry: { type: "boolean", "x-mcp-header": "Dry-Run" } } },
+    },
+  };
+  function headerServer() {
+    const server = createServer({
+      info: INFO,
+      capabilities: { tools: {} },
+      handlers: {
+        "tools/list": () => ({ tools: [{ name: "deploy", inputSchema: schema as never }, { name: "plain", inputSchema: { type: "object" } }] }),
+        "tools/call": (params) => ({ content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }] }),
+      },
+    });
+    return server;
+  }
+
+  it("accepts matching headers (plain and Base64); refuses missing, mismatched, malformed and extra ones with 400 / -32020", async () => {
+    const peer = await connect("http", headerServer(), { protocolVersion: REVISION });
+    try {
+      expect((await peer.send(rpc("tools/list"))).status).toBe(200);
+      const deploy = (args: Msg, headers: Record<string, string | null>) => peer.send(call("deploy", { arguments: args }), { headers });
+      const accepted = [
+        [{ region: "eu-west", count: 3, opts: { dry: true } }, { "Mcp-Param-Region": "eu-west", "Mcp-Param-Count": "3", "Mcp-Param-Dry-Run": "true" }],
+        [{ region: "Grüße" }, { "mcp-param-region": "=?base64?R3LDvMOfZQ==?=" }],
+        [{ region: "SGVsbG8=" }, { "Mcp-Param-Region": "SGVsbG8=" }],
+        [{}, {}],
+        [{ region: null }, {}],
+      ] as const;
+      for (const [args, headers] of accepted) {
+        const answer = await deploy(args, headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(200);
+        expect(answer.response?.result?.content?.[0]?.text).toBe(JSON.stringify(args));
+      }
+      const refused: Array<[Msg, Record<string, string>, string]> = [
+        [{ region: "eu-west" }, {}, "Header mismatch: the required Mcp-Param-Region header is missing"],
+        [{ region: "eu-west" }, { "Mcp-Param-Region": "us-east" }, "Header mismatch: Mcp-Param-Region header value 'us-east' does not match body value 'eu-west'"],
+        [{ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8?=" }, "Header mismatch: the Mcp-Param-Region header value is malformed"],
+        [{ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }, "Header mismatch: the Mcp-Param-Region header value is malformed"],
+        [{ count: 3 }, { "Mcp-Param-Count": "03" }, "Header mismatch: Mcp-Param-Count header value '03' does not match body value '3'"],
+        [{ opts: { dry: false } }, { "Mcp-Param-Dry-Run": "true" }, "Header mismatch: Mcp-Param-Dry-Run header value 'true' does not match body value 'false'"],
+        [{}, { "Mcp-Param-Region": "eu-west" }, "Header mismatch: Mcp-Param-Region header value 'eu-west' has no argument in the body"],
+      ];
+      for (const [args, headers, message] of refused) {
+        const answer = await deploy(args, headers);
+        expect(answer.status, message).toBe(400);
+        expect(answer.response?.error).toEqual({ code: -32020, message });
+      }
+      // A tool without annotations takes no Mcp-Param headers into account.
+      expect((await peer.send(call("plain", { arguments: { region: "x" } }), { headers: { "Mcp-Param-Region": "y" } })).status).toBe(200);
+    } finally {
+      await peer.close();
+    }
+  });
 });

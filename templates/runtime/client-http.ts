@@ -4,7 +4,7 @@
  * headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); this module sends
  * them. Revision-independent; copied verbatim into generated output.
  */
-import { classify } from "./jsonrpc.js";
+import { classify, DEFAULT_MAX_DEPTH, nestsDeeperThan } from "./jsonrpc.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 import {
   TransportError,
@@ -18,9 +18,22 @@ export interface HttpTransportOptions {
   headers?: Record<string, string>;
   /** The `fetch` to use; default the global one. */
   fetch?: typeof fetch;
+  /** Largest JSON answer read, in bytes; default 16 MiB. A larger one fails the request. */
+  maxResponseBytes?: number;
+  /**
+   * Largest SSE event read, in characters of its decoded text (never more than its bytes); default
+   * 16 MiB. A larger one fails the request.
+   */
+  maxEventBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in an answer (checked before parsing); default 1000. */
+  maxDepth?: number;
 }
 
 const SESSION_HEADER = "mcp-session-id";
+const MiB = 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * MiB;
+/** Redirects followed per request, each to the same origin. */
+const MAX_REDIRECTS = 5;
 
 export function httpTransport(
   url: string | URL,
@@ -65,21 +78,48 @@ class HttpTransport implements ClientTransport {
     };
     if (this.session !== null) all["Mcp-Session-Id"] = this.session;
     const doFetch = this.options.fetch ?? fetch;
+    const text = JSON.stringify(body);
+    // Redirects are followed here, and only within the server's origin: another origin would get
+    // the request (headers and body) and be trusted with the answer.
+    let url = this.url;
     let response: Response;
-    try {
-      response = await doFetch(this.url, {
-        method: "POST",
-        headers: all,
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new TransportError(
-        `POST ${this.url} failed: ${error instanceof Error ? error.message : String(error)}`,
-        undefined,
-        { cause: error },
-      );
+    for (let hops = 0; ; hops++) {
+      try {
+        response = await doFetch(url, {
+          method: "POST",
+          headers: all,
+          body: text,
+          signal,
+          redirect: "manual",
+        });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw new TransportError(
+          `POST ${url} failed: ${error instanceof Error ? error.message : String(error)}`,
+          undefined,
+          { cause: error },
+        );
+      }
+      if (response.status < 300 || response.status > 399 || response.status === 304) break;
+      await response.body?.cancel().catch(() => {});
+      const location = response.headers.get("location");
+      let next: URL | null = null;
+      try {
+        next = location === null ? null : new URL(location, url);
+      } catch {
+        next = null;
+      }
+      if (next === null || next.origin !== new URL(this.url).origin)
+        throw new TransportError(
+          `POST ${url} was redirected (HTTP ${response.status}) to ${next === null ? "an invalid location" : `another origin (${next.origin})`}; only redirects within ${new URL(this.url).origin} are followed`,
+          response.status,
+        );
+      if (hops + 1 >= MAX_REDIRECTS)
+        throw new TransportError(
+          `POST ${this.url} was redirected more than ${MAX_REDIRECTS} times`,
+          response.status,
+        );
+      url = next.href;
     }
     const session = response.headers.get(SESSION_HEADER);
     if (session !== null) this.session = session;
@@ -101,14 +141,13 @@ class HttpTransport implements ClientTransport {
         controller.abort();
         return answer;
       }
-      const text = await response.text().catch((error: unknown) => {
-        if (signal.aborted) throw signal.reason;
+      const text = await this.readBody(response, message, signal);
+      const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+      if (nestsDeeperThan(text, maxDepth))
         throw new TransportError(
-          `reading the answer to ${message.method} failed`,
+          `the answer to ${message.method} nests more than ${maxDepth} levels deep`,
           response.status,
-          { cause: error },
         );
-      });
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -120,7 +159,13 @@ class HttpTransport implements ClientTransport {
       }
       const incoming = classify(value);
       // A JSON-RPC error answered with an error status (400, 404) is still the server's answer.
-      if (incoming.kind === "response") return incoming.message;
+      if (incoming.kind === "response") {
+        if (incoming.message.id === message.id) return incoming.message;
+        throw new TransportError(
+          `the answer to ${message.method} (id ${JSON.stringify(message.id)}) is a response to another request (id ${JSON.stringify(incoming.message.id)})`,
+          response.status,
+        );
+      }
       if (
         incoming.kind === "invalid" &&
         typeof value === "object" &&
@@ -149,6 +194,58 @@ class HttpTransport implements ClientTransport {
     }
   }
 
+  /** The answer's body as text, read up to `maxResponseBytes`. */
+  private async readBody(
+    response: Response,
+    message: JsonRpcRequest,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const max = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const tooLarge = () =>
+      new TransportError(
+        `the answer to ${message.method} is larger than ${max} bytes`,
+        response.status,
+      );
+    const declared = Number(response.headers.get("content-length"));
+    if (Number.isFinite(declared) && declared > max) {
+      await response.body?.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    if (!response.body) return "";
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if (signal.aborted) throw signal.reason;
+          throw new TransportError(
+            `reading the answer to ${message.method} failed`,
+            response.status,
+            { cause: error },
+          );
+        }
+        if (chunk.done) break;
+        size += chunk.value.byteLength;
+        if (size > max) throw tooLarge();
+        chunks.push(chunk.value);
+      }
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    // Joined and decoded with what browsers have too (no `Buffer`: this client runs there).
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return new TextDecoder().decode(bytes);
+  }
+
   /** Reads SSE events up to the response to `message`; notifications before it go to `onNotification`. */
   private async readStream(
     response: Response,
@@ -158,14 +255,17 @@ class HttpTransport implements ClientTransport {
   ): Promise<JsonRpcResponse> {
     if (!response.body)
       throw new TransportError(`the SSE answer to ${message.method} has no body`, response.status);
+    const maxEvent = this.options.maxEventBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
     const decoder = new TextDecoder();
     const reader = response.body.getReader();
-    let buffer = "";
-    let data: string[] = [];
-    const dispatch = (): JsonRpcResponse | null => {
-      if (data.length === 0) return null;
-      const text = data.join("\n");
-      data = [];
+    const events = new SseEvents(maxEvent);
+    const dispatch = (text: string): JsonRpcResponse | null => {
+      if (nestsDeeperThan(text, maxDepth))
+        throw new TransportError(
+          `an SSE event answering ${message.method} nests more than ${maxDepth} levels deep`,
+          response.status,
+        );
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -201,37 +301,21 @@ class HttpTransport implements ClientTransport {
             cause: error,
           });
         }
-        if (chunk.done) buffer += decoder.decode();
-        else buffer += decoder.decode(chunk.value, { stream: true });
-        let newline: number;
-        while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
-          if (line === "") {
-            const answer = dispatch();
-            if (answer) return answer;
-            continue;
-          }
-          if (line.startsWith(":")) continue;
-          const colon = line.indexOf(":");
-          const field = colon < 0 ? line : line.slice(0, colon);
-          let value = colon < 0 ? "" : line.slice(colon + 1);
-          if (value.startsWith(" ")) value = value.slice(1);
-          if (field === "data") data.push(value);
-        }
-        if (chunk.done) {
-          if (buffer !== "") {
-            const colon = buffer.indexOf(":");
-            if (colon >= 0 && buffer.slice(0, colon) === "data")
-              data.push(buffer.slice(colon + 1).replace(/^ /, ""));
-          }
-          const answer = dispatch();
+        const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+        if (!events.push(text, chunk.done))
+          throw new TransportError(
+            `an SSE event answering ${message.method} is larger than ${maxEvent} characters`,
+            response.status,
+          );
+        for (let data = events.next(); data !== null; data = events.next()) {
+          const answer = dispatch(data);
           if (answer) return answer;
+        }
+        if (chunk.done)
           throw new TransportError(
             `the SSE stream of ${message.method} ended without a response`,
             response.status,
           );
-        }
       }
     } finally {
       reader.cancel().catch(() => {});
@@ -262,5 +346,88 @@ class HttpTransport implements ClientTransport {
     for (const controller of this.open)
       controller.abort(new TransportError("the transport was closed"));
     this.open.clear();
+  }
+}
+
+/**
+ * The `data` of SSE events, parsed as text arrives in one pass: each piece of text is scanned once
+ * for line ends, a line cut by a chunk boundary is kept as pieces (joined when it ends), and an
+ * event is bounded in size while it accumulates.
+ */
+class SseEvents {
+  /** The current line so far, in pieces, and its length. */
+  private line: string[] = [];
+  private lineLength = 0;
+  /** The `data` lines of the event being read, and their length. */
+  private data: string[] = [];
+  private dataLength = 0;
+  /** The last text ended in CR: an LF opening the next one belongs to that line end. */
+  private afterCr = false;
+  /** Complete events' data, oldest first. */
+  private readonly ready: string[] = [];
+
+  constructor(private readonly max: number) {}
+
+  /** Takes the next text (`end`: the stream ended after it); false once an event is too large. */
+  push(text: string, end: boolean): boolean {
+    if (text.length === 0 && !end) return true;
+    let start = 0;
+    if (this.afterCr && text.charCodeAt(0) === 0x0a) start = 1;
+    this.afterCr = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) continue;
+      if (!this.endLine(text.slice(start, i))) return false;
+      if (c === 0x0d) {
+        if (i + 1 === text.length) this.afterCr = true;
+        else if (text.charCodeAt(i + 1) === 0x0a) i++;
+      }
+      start = i + 1;
+    }
+    if (start < text.length) {
+      this.line.push(text.slice(start));
+      this.lineLength += text.length - start;
+      if (this.lineLength + this.dataLength > this.max) return false;
+    }
+    if (end) {
+      // An unterminated last line still counts; the event it ends is dispatched.
+      if (this.lineLength > 0 && !this.endLine("")) return false;
+      if (this.data.length > 0) this.endEvent();
+    }
+    return true;
+  }
+
+  /** The data of the next complete event, or null. */
+  next(): string | null {
+    return this.ready.shift() ?? null;
+  }
+
+  private endLine(tail: string): boolean {
+    let line = tail;
+    if (this.line.length > 0) {
+      this.line.push(tail);
+      line = this.line.join("");
+      this.line = [];
+      this.lineLength = 0;
+    }
+    if (line === "") {
+      if (this.data.length > 0) this.endEvent();
+      return true;
+    }
+    if (line.charCodeAt(0) === 0x3a) return true; // a comment
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    if (field !== "data") return true;
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    this.data.push(value);
+    this.dataLength += value.length + 1;
+    return this.dataLength <= this.max;
+  }
+
+  private endEvent(): void {
+    this.ready.push(this.data.join("\n"));
+    this.data = [];
+    this.dataLength = 0;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { classify, ErrorCode, failure } from "./jsonrpc.js";
+import { classify, DEFAULT_MAX_DEPTH, ErrorCode, failure, nestsDeeperThan } from "./jsonrpc.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 import {
   TransportError,
@@ -23,6 +23,10 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Receives the server's stderr, line by line; default: passed through to this process's stderr. */
   onStderr?: (line: string) => void;
+  /** Longest line read from the server, in bytes; longer ones are dropped (with a log line). Default 16 MiB. */
+  maxLineBytes?: number;
+  /** Deepest nesting of arrays and objects accepted in a message (checked before parsing); default 1000. */
+  maxDepth?: number;
 }
 
 interface Pending {
@@ -67,7 +71,14 @@ class StdioTransport implements ClientTransport {
     });
     this.child = child;
     child.stdin!.on("error", () => {}); // a dead child shows up as "exit" below
-    createInterface({ input: child.stdout! }).on("line", (line) => this.receive(line));
+    const lines = new LineReader(this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      for (const line of lines.push(chunk)) {
+        if (line === null)
+          this.log(`mcp stdio client: dropped a line longer than ${lines.max} bytes`);
+        else this.receive(line);
+      }
+    });
     if (onStderr && child.stderr) createInterface({ input: child.stderr }).on("line", onStderr);
     const die = (reason: string) => {
       if (this.dead) return;
@@ -90,6 +101,11 @@ class StdioTransport implements ClientTransport {
 
   private receive(line: string): void {
     if (line.trim() === "") return;
+    const maxDepth = this.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (nestsDeeperThan(line, maxDepth)) {
+      this.log(`mcp stdio client: dropped a line nested more than ${maxDepth} levels deep`);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -202,5 +218,50 @@ class StdioTransport implements ClientTransport {
     const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
     await exited;
     clearTimeout(timer);
+  }
+}
+
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Splits the server's output into lines, each scanned once; a line longer than `max` bytes is
+ * dropped as it arrives (reported as `null`), never held whole.
+ */
+class LineReader {
+  private pieces: Buffer[] = [];
+  private length = 0;
+  /** Inside an over-long line: everything up to the next newline is dropped. */
+  private discarding = false;
+
+  constructor(readonly max: number) {}
+
+  /** The lines `chunk` completes: each as text, or `null` for one that was too long. */
+  push(chunk: Buffer): Array<string | null> {
+    const lines: Array<string | null> = [];
+    let start = 0;
+    while (start <= chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline < 0 ? chunk.length : newline;
+      if (!this.discarding) {
+        this.length += end - start;
+        if (this.length > this.max) {
+          this.pieces = [];
+          this.length = 0;
+          this.discarding = true;
+          lines.push(null);
+        } else if (end > start) this.pieces.push(chunk.subarray(start, end));
+      }
+      if (newline < 0) break;
+      if (!this.discarding) {
+        let line = Buffer.concat(this.pieces, this.length).toString("utf8");
+        if (line.endsWith("\r")) line = line.slice(0, -1);
+        lines.push(line);
+      }
+      this.pieces = [];
+      this.length = 0;
+      this.discarding = false;
+      start = newline + 1;
+    }
+    return lines;
   }
 }

@@ -10,6 +10,14 @@
  * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
  */
 import { ErrorCode, own } from "./jsonrpc.js";
+import {
+  annotatedValue,
+  headerAnnotations,
+  headerText,
+  type HeaderAnnotation,
+} from "./param-headers.js";
+
+export { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -242,6 +250,7 @@ export interface ClientProtocol {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Record<string, unknown>) => void;
+  /** Overrides the client's `timeoutMs` for this call; 0 waits for ever. */
   timeoutMs?: number;
 }
 
@@ -266,6 +275,14 @@ export interface CoreOptions {
   onDeprecated?: (notice: string) => void;
   /** Input-required rounds allowed per call before giving up; default 8. */
   maxRounds?: number;
+  /**
+   * How long a call waits for its answer (all its rounds) before it fails with `TimeoutError`, in
+   * ms; default 60,000; 0 waits for ever. `listen` streams wait for ever unless their own options
+   * say otherwise.
+   */
+  timeoutMs?: number;
+  /** Pages an `…All()` iterator fetches at most before it stops (with a log line); default 1000. */
+  maxPages?: number;
   /** In-memory cache of cacheable results (off by default). */
   cache?: boolean | { maxEntries?: number };
   /** Diagnostics (dropped tools, garbage from the server); default: none. */
@@ -289,6 +306,9 @@ export type ConnectOutcome =
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_PAGES = 1000;
 
 /** A stable key for params: JSON with object keys sorted. */
 function stableKey(value: unknown): string {
@@ -315,79 +335,12 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
 // ---------------------------------------------------------------------------------------------
 // x-mcp-header (Streamable HTTP): tool arguments mirrored into `Mcp-Param-*` headers
 
-/** One annotated argument: the property path in the arguments, the header name, the declared type. */
-export interface HeaderAnnotation {
-  path: string[];
-  header: string;
-  type: "string" | "integer" | "boolean";
-}
-
-/** RFC 9110 token characters. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/**
- * The `x-mcp-header` annotations of a tool's input schema, or the reason the tool must be rejected.
- * Only properties reachable through a chain of `properties` keys may carry one; nothing is ever
- * dereferenced (`$ref`s, remote or local, are left alone).
- */
-export function headerAnnotations(
-  schema: unknown,
-): { ok: true; annotations: HeaderAnnotation[] } | { ok: false; reason: string } {
-  const annotations: HeaderAnnotation[] = [];
-  let failure: string | null = null;
-  const seen = new Set<string>();
-  const walk = (node: unknown, path: string[] | null): void => {
-    if (failure !== null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, null);
-      return;
-    }
-    if (!isRecord(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "x-mcp-header") {
-        if (path === null || path.length === 0) {
-          failure = "x-mcp-header is only allowed on properties reachable through `properties`";
-          return;
-        }
-        if (typeof value !== "string" || value === "") {
-          failure = `x-mcp-header on "${path.join(".")}" is empty`;
-          return;
-        }
-        if (!TOKEN.test(value)) {
-          failure = `x-mcp-header "${value}" on "${path.join(".")}" has characters outside the HTTP token set`;
-          return;
-        }
-        const type = node.type;
-        if (type !== "string" && type !== "integer" && type !== "boolean") {
-          failure = `x-mcp-header "${value}" is on "${path.join(".")}" of type ${JSON.stringify(type) ?? "undefined"}; only string, integer and boolean are allowed`;
-          return;
-        }
-        const lower = value.toLowerCase();
-        if (seen.has(lower)) {
-          failure = `x-mcp-header "${value}" is not unique (case-insensitively)`;
-          return;
-        }
-        seen.add(lower);
-        annotations.push({ path, header: value, type });
-      } else if (key === "properties" && path !== null && isRecord(value)) {
-        for (const [name, sub] of Object.entries(value)) walk(sub, [...path, name]);
-      } else {
-        walk(value, null);
-      }
-    }
-  };
-  walk(schema, []);
-  return failure === null ? { ok: true, annotations } : { ok: false, reason: failure };
-}
-
 const BASE64_PREFIX = "=?base64?";
 const BASE64_SUFFIX = "?=";
 
 /** A header value for an argument: strings as they are unless unsafe (then `=?base64?…?=`), integers in decimal, booleans. */
 export function encodeHeaderValue(value: unknown): string | null {
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : null;
-  if (typeof value !== "string") return null;
+  if (typeof value !== "string") return headerText(value);
   const safe =
     /^[\x20-\x7e]*$/.test(value) &&
     value.trim() === value &&
@@ -409,9 +362,7 @@ export function paramHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const annotation of annotations) {
-    let value: unknown = args;
-    for (const step of annotation.path)
-      value = isRecord(value) && Object.hasOwn(value, step) ? value[step] : undefined;
+    const value = annotatedValue(annotation, args);
     if (value === undefined || value === null) continue;
     const encoded = encodeHeaderValue(value);
     if (encoded !== null) headers[`Mcp-Param-${annotation.header}`] = encoded;
@@ -586,6 +537,24 @@ export class ClientCore {
     this.cache?.clear();
   }
 
+  /** Every item of every page of a paginated list method, within the client's page limit. */
+  pages<I>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    items: string,
+    options?: CallOptions,
+  ): AsyncGenerator<I, void, undefined> {
+    return paginate<I>(
+      (cursor) =>
+        this.request(method, cursor === undefined ? { ...params } : { ...params, cursor }, options),
+      items,
+      {
+        ...(this.options.maxPages === undefined ? {} : { maxPages: this.options.maxPages }),
+        log: (message) => this.log(message),
+      },
+    );
+  }
+
   /** Sends one request (with retries for input and version negotiation) and returns its complete, validated result. */
   async request(
     method: string,
@@ -646,8 +615,9 @@ export class ClientCore {
     };
     follow(options.signal);
     follow(this.closing.signal);
-    const timeoutMs = options.timeoutMs ?? probeTimeoutMs;
-    if (timeoutMs !== undefined) {
+    const timeoutMs =
+      options.timeoutMs ?? probeTimeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
       const timer = setTimeout(() => abort(new TimeoutError(method, timeoutMs)), timeoutMs);
       cleanups.push(() => clearTimeout(timer));
     }
@@ -959,7 +929,13 @@ export class ClientCore {
     result[tools.items] = items.filter((tool: unknown) => {
       if (!isRecord(tool)) return true;
       const name = String(tool[tools.name]);
-      const found = headerAnnotations(tool[tools.schema]);
+      let found: ReturnType<typeof headerAnnotations>;
+      try {
+        found = headerAnnotations(tool[tools.schema]);
+      } catch (error) {
+        // Whatever one tool's schema does, it costs that tool, never the list.
+        found = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      }
       if (!found.ok) {
         this.log(`mcp client: dropped tool "${name}": ${found.reason}`);
         this.toolHeaders.delete(name);
@@ -1067,7 +1043,12 @@ export class ClientCore {
     const signal = options.signal
       ? AbortSignal.any([options.signal, controller.signal])
       : controller.signal;
-    const internal: InternalCallOptions = { ...options, signal, onId: (id) => (entry.id = id) };
+    const internal: InternalCallOptions = {
+      timeoutMs: 0,
+      ...options,
+      signal,
+      onId: (id) => (entry.id = id),
+    };
     const finished = this.request(listen.method, params, internal)
       .then(
         () => {},
@@ -1128,19 +1109,34 @@ function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
   });
 }
 
-/** Walks every page of a paginated list method and yields the items of each. */
+/**
+ * Walks the pages of a paginated list method and yields the items of each. A hostile or broken
+ * server could issue cursors for ever: the walk stops (with a line on `log`) at a cursor it has
+ * already seen and after `maxPages` pages.
+ */
 export async function* paginate<I>(
   fetchPage: (cursor: string | undefined) => Promise<Record<string, unknown>>,
   items: string,
+  limits: { maxPages?: number; log?: (message: string) => void } = {},
 ): AsyncGenerator<I, void, undefined> {
+  const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
   const seen = new Set<string>();
   let cursor: string | undefined;
-  do {
+  for (let pages = 1; ; pages++) {
     const page = await fetchPage(cursor);
     const list = page[items];
     if (Array.isArray(list)) yield* list as I[];
     const next = page.nextCursor;
-    cursor = typeof next === "string" && !seen.has(next) ? next : undefined;
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor !== undefined);
+    if (typeof next !== "string") return;
+    if (seen.has(next)) {
+      limits.log?.(`mcp client: stopped paging ${items}: the server repeated a cursor`);
+      return;
+    }
+    if (pages >= maxPages) {
+      limits.log?.(`mcp client: stopped paging ${items} after ${maxPages} pages`);
+      return;
+    }
+    seen.add(next);
+    cursor = next;
+  }
 }

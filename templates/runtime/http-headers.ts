@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
+import { annotatedValue, headerText, type HeaderAnnotation } from "./param-headers.js";
 
 /** Which body fields the request metadata headers mirror. Revision data; override per server. */
 export interface HeaderRules {
@@ -20,12 +21,25 @@ export interface HeaderRules {
   readonly protocolVersionMetaKey: string;
   /** The JSON-RPC error code for headers that are missing, malformed or disagree with the body. */
   readonly mismatchCode: number;
+  /**
+   * The tool listing and calling methods and fields, for the `Mcp-Param-*` headers a call mirrors
+   * from its arguments (`x-mcp-header` in the tool's input schema); null: none.
+   */
+  readonly tools: {
+    readonly list: string;
+    readonly call: string;
+    readonly items: string;
+    readonly name: string;
+    readonly arguments: string;
+    readonly schema: string;
+  } | null;
 }
 
 export const DEFAULT_HEADER_RULES: HeaderRules = {
   nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" },
   protocolVersionMetaKey: "io.modelcontextprotocol/protocolVersion",
   mismatchCode: -32020,
+  tools: null,
 };
 
 /** Header names as `node:http` exposes them (lower case: header names are case-insensitive). */
@@ -193,9 +207,8 @@ export function decodeHeaderValue(raw: string): string | null {
     return raw;
   }
   const encoded = raw.slice(BASE64_PREFIX.length, raw.length - BASE64_SUFFIX.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.replace(/=+$/, "").length % 4 === 1)
-    return null;
-  if (encoded.includes("=") && encoded.length % 4 !== 0) return null;
+  // Padded Base64 only: what the client's encoder writes, and one text per value.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return null;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
   } catch {
@@ -226,11 +239,15 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the request body. */
+/**
+ * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the request body, and on a tool call
+ * the `Mcp-Param-*` headers its tool's `annotations` name (when the server has listed the tool).
+ */
 export function checkHeaders(
   headers: IncomingHttpHeaders,
   request: { method: string; params: Record<string, unknown> },
   rules: HeaderRules,
+  annotations?: readonly HeaderAnnotation[],
 ): JsonRpcErrorObject | null {
   const mismatch = (message: string): JsonRpcErrorObject => ({
     code: rules.mismatchCode,
@@ -286,5 +303,31 @@ export function checkHeaders(
         );
     }
   }
+  if (annotations !== undefined && rules.tools !== null) {
+    const args = request.params[rules.tools.arguments];
+    for (const annotation of annotations) {
+      const error = checkParamHeader(headers, annotation, annotatedValue(annotation, args));
+      if (error !== null) return mismatch(error);
+    }
+  }
   return null;
+}
+
+/** One `Mcp-Param-*` header against the argument it mirrors: what is wrong, or null. */
+function checkParamHeader(
+  headers: IncomingHttpHeaders,
+  annotation: HeaderAnnotation,
+  value: unknown,
+): string | null {
+  const name = `Mcp-Param-${annotation.header}`;
+  const raw = headerValue(headers, name.toLowerCase());
+  const absent = value === undefined || value === null;
+  if (raw === undefined) return absent ? null : `the required ${name} header is missing`;
+  const decoded = decodeHeaderValue(raw);
+  if (decoded === null) return `the ${name} header value is malformed`;
+  if (absent) return `${name} header value '${shown(decoded)}' has no argument in the body`;
+  const expected = headerText(value);
+  return decoded === expected
+    ? null
+    : `${name} header value '${shown(decoded)}' does not match body value '${shown(value)}'`;
 }

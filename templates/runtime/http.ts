@@ -46,6 +46,7 @@ import {
   type HeaderRules,
 } from "./http-headers.js";
 import { admissionLimits, Budget, type AdmissionLimits } from "./admission.js";
+import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, decodeHeaderValue, type HeaderRules } from "./http-headers.js";
@@ -213,6 +214,7 @@ export function createHttpHandler(
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     sessions: new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS),
+    toolHeaders: new Map(),
     log: (message) => {
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
@@ -256,6 +258,8 @@ interface Config {
   rules: HeaderRules;
   keepAliveMs: number;
   sessions: SessionStore;
+  /** Tool name → its `x-mcp-header` annotations, learned from the tool listings this server sends. */
+  toolHeaders: Map<string, readonly HeaderAnnotation[]>;
   log(message: string): void;
   // The checks of header values, each remembering its last answer: a client's requests repeat the
   // same headers, and parsing them anew cost every request a dozen objects.
@@ -645,7 +649,11 @@ class Exchange extends LazyAbort implements Delivery {
     method: string;
     params: Record<string, unknown>;
   }): JsonRpcErrorObject | null {
-    return checkHeaders(this.req.headers, request, this.config.rules);
+    const { rules, toolHeaders } = this.config;
+    const tool = rules.tools !== null && request.method === rules.tools.call ? rules.tools : null;
+    const name = tool === null ? undefined : request.params[tool.name];
+    const annotations = typeof name === "string" ? toolHeaders.get(name) : undefined;
+    return checkHeaders(this.req.headers, request, rules, annotations);
   }
 
   /** A notification POST has no response stream: what it notifies is dropped, with one warning. */
@@ -707,6 +715,8 @@ class Exchange extends LazyAbort implements Delivery {
     if (this.aborted || res.destroyed) return;
 
     let response = outcome.response;
+    if (response !== null && "result" in response)
+      learnTools(this.config, request, response.result);
     let line = response === null ? undefined : serialize(response);
     let status = outcome.httpStatus;
     if (response !== null && line === undefined) {
@@ -744,6 +754,34 @@ class Exchange extends LazyAbort implements Delivery {
       headers["Mcp-Session-Id"] = this.config.sessions.add(this.sessionRecord);
     res.writeHead(status, headers);
     res.end(line);
+  }
+}
+
+/** Most tools whose header annotations a server remembers; past it the oldest are forgotten. */
+const MAX_KNOWN_TOOLS = 10_000;
+
+/**
+ * Remembers the `x-mcp-header` annotations of the tools a listing sends, so that calls to them can
+ * be checked against their `Mcp-Param-*` headers. A process checks the tools it has listed.
+ */
+function learnTools(
+  config: Config,
+  request: JsonRpcRequest,
+  result: Record<string, unknown>,
+): void {
+  const tools = config.rules.tools;
+  if (tools === null || request.method !== tools.list) return;
+  const items = result[tools.items];
+  if (!Array.isArray(items)) return;
+  for (const item of items) {
+    if (typeof item !== "object" || item === null) continue;
+    const name = (item as Record<string, unknown>)[tools.name];
+    if (typeof name !== "string") continue;
+    const found = headerAnnotations((item as Record<string, unknown>)[tools.schema]);
+    config.toolHeaders.delete(name);
+    if (found.ok && found.annotations.length > 0) config.toolHeaders.set(name, found.annotations);
+    if (config.toolHeaders.size > MAX_KNOWN_TOOLS)
+      config.toolHeaders.delete(config.toolHeaders.keys().next().value!);
   }
 }
 

@@ -90,7 +90,6 @@ export const clientTarget: Target = {
       protocol,
       usesAnyOf: protocol.includes("anyOf("),
       usesValid: protocol.includes("VALID"),
-      hasPaging: methods.some((m) => m.paging !== null),
       infoType: defined(WIRE_CONVENTIONS.implementationType) ? `T.${WIRE_CONVENTIONS.implementationType}` : "Record<string, unknown>",
       capabilitiesType: defined(CAPABILITY_TYPES.client) ? `T.${CAPABILITY_TYPES.client}` : "Record<string, unknown>",
       notificationType: notificationUnion ? `T.${notificationUnion}` : "JsonRpcNotification",
@@ -176,8 +175,8 @@ function pagination(index: ModelIndex, request: WireRequest, wire: WireFacts): P
   return { name: "", items: str(items), itemType: `T.${results[0]}[${str(items)}][number]` };
 }
 
-/** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. */
-function toolFacts(index: ModelIndex, wire: WireFacts): string {
+/** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. The server's HTTP header rules use it too. */
+export function toolFacts(index: ModelIndex, wire: WireFacts): string {
   const { name, schema, arguments: args } = CLIENT_CONVENTIONS.toolFields;
   for (const request of wire.requests) {
     const paging = pagination(index, request, wire);

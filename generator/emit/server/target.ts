@@ -5,9 +5,11 @@ import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "../.
 import { jsdoc, literal, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
+import { toolFacts } from "../client/target.js";
+import { ModelIndex } from "../../ir/query.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
-const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "admission.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts", "http-headers.ts"];
+const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "admission.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts", "http-headers.ts", "param-headers.ts"];
 
 /**
  * `server.ts`: a typed handler per client→server request of the revision, and `createServer`, which
@@ -122,11 +124,12 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
 }
 
 
-/** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param. */
+/** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param; `Mcp-Param-*` the annotated tool arguments. */
 function headerRules(model: ProtocolModel, wire: WireFacts): string {
   const names = wire.requests.filter((r) => r.target !== null).map((r) => `${str(r.method.method)}: ${str(r.target!)}`);
   const fields = [`nameParams: { ${names.join(", ")} }`];
   if (model.lifecycle.kind === "stateless") fields.push(`protocolVersionMetaKey: ${str(model.lifecycle.protocolVersionKey)}`);
   if (wire.errors.headerMismatch !== null) fields.push(`mismatchCode: ${wire.errors.headerMismatch}`);
+  fields.push(`tools: ${toolFacts(new ModelIndex(model), wire)}`);
   return `{ ${fields.join(", ")} }`;
 }
