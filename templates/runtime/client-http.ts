@@ -217,17 +217,13 @@ class HttpTransport implements ClientTransport {
     let size = 0;
     try {
       for (;;) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          if (signal.aborted) throw signal.reason;
-          throw new TransportError(
+        const chunk = await nextChunk(reader, signal, (cause) => {
+          return new TransportError(
             `reading the answer to ${message.method} failed`,
             response.status,
-            { cause: error },
+            { cause },
           );
-        }
+        });
         if (chunk.done) break;
         size += chunk.value.byteLength;
         if (size > max) throw tooLarge();
@@ -292,15 +288,11 @@ class HttpTransport implements ClientTransport {
     };
     try {
       for (;;) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          if (signal.aborted) throw signal.reason;
-          throw new TransportError(`the SSE stream of ${message.method} broke`, response.status, {
-            cause: error,
+        const chunk = await nextChunk(reader, signal, (cause) => {
+          return new TransportError(`the SSE stream of ${message.method} broke`, response.status, {
+            cause,
           });
-        }
+        });
         const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
         if (!events.push(text, chunk.done))
           throw new TransportError(
@@ -346,6 +338,20 @@ class HttpTransport implements ClientTransport {
     for (const controller of this.open)
       controller.abort(new TransportError("the transport was closed"));
     this.open.clear();
+  }
+}
+
+/** The next chunk of an answer: a stream that breaks is `broken(cause)`, unless the caller gave up. */
+async function nextChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal,
+  broken: (cause: unknown) => TransportError,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw broken(error);
   }
 }
 
