@@ -164,7 +164,13 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
   it("lists the tools", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
-    for (const tool of tools) expect(tool.inputSchema).toEqual({ type: "object", properties: {} });
+    for (const tool of tools.filter((t) => t.name !== "test_header_param")) expect(tool.inputSchema).toEqual({ type: "object", properties: {} });
+    // The one tool with an argument mirrored into a header keeps its annotation through the SDK.
+    expect(tools.find((t) => t.name === "test_header_param")?.inputSchema).toEqual({
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" } },
+      required: ["region"],
+    });
     expect(tools.find((t) => t.name === "test_simple_text")?.description).toBe("Answers with one text block.");
   });
 

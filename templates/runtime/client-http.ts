@@ -346,7 +346,7 @@ async function nextChunk(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   signal: AbortSignal,
   broken: (cause: unknown) => TransportError,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
+): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
   try {
     return await reader.read();
   } catch (error) {

@@ -306,7 +306,12 @@ export function checkHeaders(
   if (annotations !== undefined && rules.tools !== null) {
     const args = request.params[rules.tools.arguments];
     for (const annotation of annotations) {
-      const error = checkParamHeader(headers, annotation, annotatedValue(annotation, args));
+      const error = checkParamHeader(
+        headers,
+        annotation,
+        annotatedValue(annotation, args),
+        required,
+      );
       if (error !== null) return mismatch(error);
     }
   }
@@ -318,11 +323,14 @@ function checkParamHeader(
   headers: IncomingHttpHeaders,
   annotation: HeaderAnnotation,
   value: unknown,
+  /** Whether the client must mirror headers (as for `Mcp-Name`: it sent its version in `_meta`). */
+  required: boolean,
 ): string | null {
   const name = `Mcp-Param-${annotation.header}`;
   const raw = headerValue(headers, name.toLowerCase());
   const absent = value === undefined || value === null;
-  if (raw === undefined) return absent ? null : `the required ${name} header is missing`;
+  if (raw === undefined)
+    return absent || !required ? null : `the required ${name} header is missing`;
   const decoded = decodeHeaderValue(raw);
   if (decoded === null) return `the ${name} header value is malformed`;
   if (absent) return `${name} header value '${shown(decoded)}' has no argument in the body`;

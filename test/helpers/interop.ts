@@ -33,6 +33,7 @@ export const FIXTURE_TOOL_NAMES = [
   "test_input_required_result_multi_round",
   "test_input_required_result_tampered_state",
   "test_input_required_result_capabilities",
+  "test_header_param",
 ];
 
 /**
