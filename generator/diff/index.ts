@@ -38,6 +38,8 @@ class Differ {
   private readonly defs: { from: Map<string, Definition>; to: Map<string, Definition> };
   /** The message definitions of every method of either revision. */
   private readonly messages: Set<string>;
+  /** The `…ResultResponse` definitions results were paired by: their `result` is the method's results. */
+  private readonly responses: Set<string>;
 
   constructor(
     private readonly from: ProtocolModel,
@@ -45,6 +47,7 @@ class Differ {
   ) {
     this.reach = { from: new Reach(from), to: new Reach(to) };
     this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
+    this.responses = new Set([from, to].flatMap(responseWrappers));
     this.defs = { from: new Map(from.definitions.map((d) => [d.name, d])), to: new Map(to.definitions.map((d) => [d.name, d])) };
   }
 
@@ -216,6 +219,10 @@ class Differ {
       if (path.length === 0 && name === "params" && this.messages.has(definition)) {
         changes = changes.filter((c) => c.location !== `${definition}.params`);
       }
+      // Likewise a response wrapper's `result`: the method-results rule reports it.
+      if (path.length === 0 && name === "result" && this.responses.has(definition)) {
+        changes = changes.filter((c) => c.location !== `${definition}.result`);
+      }
       if (changes.length === 0) continue;
       if (path.length === 0 && this.reportedByDeclarer(definition, name, a, b, changes)) continue;
       out.push(...changes);
@@ -380,6 +387,13 @@ class Differ {
       this.add("deprecation-added", "non-breaking", locationText(d), `${locationText(d)} deprecated${when ? ` ${when}` : ""}`, { to: d.text.replace(/\s+/g, " ").trim() });
     }
   }
+}
+
+/** Definitions with `jsonrpc` and `result` sharing the `@category` of a method whose results were paired by response. */
+function responseWrappers(model: ProtocolModel): string[] {
+  const categories = new Set(methodRoles(model.methods).filter((r) => r.pairing === "response").map((r) => r.category));
+  const wraps = (type: TypeNode) => type.kind === "object" && ["jsonrpc", "result"].every((name) => type.properties.some((p) => p.name === name));
+  return model.definitions.filter((d) => d.category !== null && categories.has(d.category) && wraps(d.type)).map((d) => d.name);
 }
 
 function messagesOf(method: Method): string {
