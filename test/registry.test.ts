@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../generator/cli/main.js";
-import { addMonths, deprecationRegistry, earliestRemoval, migrationSentence, releasesOf, type RegistryEntry } from "../generator/registry/index.js";
+import { addMonths, deprecationRegistry, earliestRemoval, migrationSentence, releasesOf, removalTie, type RegistryEntry } from "../generator/registry/index.js";
 import { readRevisions } from "../generator/spec/revisions.js";
 import { loadModel } from "../generator/load/index.js";
 import { ROOT, SPEC_DIR, generatedDir, schemaFile } from "./helpers/spec.js";
@@ -62,16 +62,22 @@ describe(`the ${REVISION} registry`, () => {
   it.each(EXPECTED.filter(([location]) => location !== INCLUDE_CONTEXT))("%s: as of 2026-07-28 (SEP-2577), removable from 2027-07-28", (location) => {
     const e = entry(location);
     expect([e.asOf, e.sep]).toEqual(["2026-07-28", "SEP-2577"]);
-    expect(e.earliestRemoval).toEqual({ date: "2027-07-28", rule: "the first revision released on or after 2027-07-28", revision: null });
+    expect(e.earliestRemoval).toEqual({ date: "2027-07-28", rule: "the first revision released on or after 2027-07-28", revision: null, follows: null });
     expect(e.migration.text).toContain("Deprecated as of protocol version 2026-07-28 (SEP-2577).");
     expect(e.migration.sentence).toBeNull();
   });
 
-  it("includeContext's literal values: as of 2025-11-25 (SEP-2596), removable from 2026-11-25, with the migration sentence", () => {
+  it("includeContext's literal values: as of 2025-11-25 (SEP-2596), removed with the Sampling feature, with the migration sentence", () => {
     const e = entry(INCLUDE_CONTEXT);
     expect(e.location).toMatchObject({ definition: "CreateMessageRequestParams", path: ["includeContext"], values: ["thisServer", "allServers"] });
     expect([e.asOf, e.sep]).toEqual(["2025-11-25", "SEP-2596"]);
-    expect(e.earliestRemoval).toEqual({ date: "2026-11-25", rule: "the first revision released on or after 2026-11-25", revision: null });
+    // Its tag ties it to Sampling ("no later than the Sampling feature itself (SEP-2577)"), deprecated as of 2026-07-28.
+    expect(e.earliestRemoval).toEqual({
+      date: "2027-07-28",
+      rule: "with the Sampling feature (SEP-2577): the first revision released on or after 2027-07-28",
+      revision: null,
+      follows: { feature: "Sampling", sep: "SEP-2577" },
+    });
     expect(e.migration.text).toBe(model.deprecations.find((d) => d.target.kind === "literal")!.text);
     expect(e.migration.sentence).toBe('Omit this field or use `"none"`.');
     expect(e.methods).toContain("sampling/createMessage");
@@ -79,8 +85,8 @@ describe(`the ${REVISION} registry`, () => {
 
   it("names the first known revision released on or after the removal date", () => {
     const later = deprecationRegistry(model, { ...releases, "2026-12-01": "2026-12-01", "2027-09-01": "2027-09-01", "2028-01-01": "2028-01-01" });
-    expect(later.find((e) => e.location.text === INCLUDE_CONTEXT)!.earliestRemoval!.revision).toBe("2026-12-01");
-    expect(later.filter((e) => e.earliestRemoval?.revision === "2027-09-01")).toHaveLength(20);
+    expect(later.find((e) => e.location.text === INCLUDE_CONTEXT)!.earliestRemoval!.revision).toBe("2027-09-01");
+    expect(later.filter((e) => e.earliestRemoval?.revision === "2027-09-01")).toHaveLength(21);
   });
 
   it("a deprecated capability affects that capability and the methods it gates", () => {
@@ -139,6 +145,28 @@ describe("dates and sentences", () => {
     expect(earliestRemoval(null, { a: "2030-01-01" })).toBeNull();
   });
 
+  it("counts a release exactly on the anniversary of the deprecation, and not one a day before", () => {
+    expect(earliestRemoval("2026-07-28", { on: "2027-07-28", after: "2027-07-29" })?.revision).toBe("on");
+    expect(earliestRemoval("2026-07-28", { before: "2027-07-27" })?.revision).toBeNull();
+    expect(earliestRemoval("2026-07-28", { before: "2027-07-27", after: "2027-07-29" })?.revision).toBe("after");
+  });
+
+  it("takes leap days into account", () => {
+    // Deprecated on a leap day: the anniversary in a common year is the last day of February.
+    expect(earliestRemoval("2024-02-29", { x: "2025-02-28" })).toMatchObject({ date: "2025-02-28", revision: "x" });
+    expect(earliestRemoval("2024-02-29", { x: "2025-02-27" })?.revision).toBeNull();
+    // Four years on, the leap day exists again; a window ending on one counts a release that day.
+    expect(addMonths("2024-02-29", 48)).toBe("2028-02-29");
+    expect(earliestRemoval("2027-02-28", { leap: "2028-02-28", later: "2028-02-29" })?.revision).toBe("leap");
+    expect(earliestRemoval("2027-03-01", { leap: "2028-02-29", march: "2028-03-01" })?.revision).toBe("march");
+  });
+
+  it("reads the feature a removal is tied to", () => {
+    expect(removalTie("Values deprecated as of 2025-11-25 and removed no later than the Sampling feature itself (SEP-2577).")).toEqual({ feature: "Sampling", sep: "SEP-2577" });
+    expect(removalTie("Removed no later than the Roots feature.")).toEqual({ feature: "Roots", sep: null });
+    expect(removalTie("Deprecated as of protocol version 2026-07-28 (SEP-2577).")).toBeNull();
+  });
+
   it("finds the sentence telling what to do", () => {
     expect(migrationSentence("Old. Omit this field or use `x`. More.")).toBe("Omit this field or use `x`.");
     expect(migrationSentence("Deprecated as of protocol version 2026-07-28 (SEP-2577).\nRemains for twelve months.")).toBeNull();
@@ -181,7 +209,7 @@ describe("mcp-gen deprecations", () => {
     const lines = stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^LOCATION\s+KIND\s+AS OF\s+SEP\s+EARLIEST REMOVAL\s+AFFECTS$/);
     expect(lines).toHaveLength(tagCount + 1);
-    expect(stdout).toContain("2026-11-25");
+    expect(stdout).toContain("2027-07-28 (no revision yet, with Sampling)");
   });
 
   it("prints JSON with --format json", async () => {

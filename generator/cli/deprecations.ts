@@ -19,7 +19,7 @@ export async function deprecationsCommand(args: { revision: string; format: stri
       e.kind,
       e.asOf ?? "-",
       e.sep ?? "-",
-      e.earliestRemoval ? `${e.earliestRemoval.date} (${e.earliestRemoval.revision ?? "no revision yet"})` : "-",
+      e.earliestRemoval ? `${e.earliestRemoval.date} (${e.earliestRemoval.revision ?? "no revision yet"}${e.earliestRemoval.follows ? `, with ${e.earliestRemoval.follows.feature}` : ""})` : "-",
       [...e.capabilities.map((c) => `${c.party} capability ${c.name}`), ...(e.kind === "metaKey" ? ["every method"] : e.methods)].join(", ") || "-",
     ]),
   ];

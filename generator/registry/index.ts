@@ -40,6 +40,11 @@ export interface RegistryEntry {
     rule: string;
     /** The first known revision released on or after `date`, or `null` if none is known yet. */
     revision: string | null;
+    /**
+     * The feature whose removal this one goes with, when the text ties it to one ("removed no later
+     * than the Sampling feature itself (SEP-2577)"): the date is then that feature's.
+     */
+    follows: { feature: string; sep: string | null } | null;
   } | null;
   migration: {
     /** The tag's whole text. */
@@ -59,7 +64,7 @@ export function deprecationRegistry(model: ProtocolModel, releases: Releases): R
     [CAPABILITY_TYPES.server, "server"],
   ]);
 
-  return model.deprecations.map((deprecation): RegistryEntry => {
+  const entries = model.deprecations.map((deprecation): RegistryEntry => {
     const { target } = deprecation;
     const definition = target.definition;
     const path = target.kind === "property" || target.kind === "literal" ? target.path : [];
@@ -98,6 +103,40 @@ export function deprecationRegistry(model: ProtocolModel, releases: Releases): R
       line: deprecation.line,
     };
   });
+  for (const entry of entries) {
+    const tie = removalTie(entry.migration.text);
+    if (tie) entry.earliestRemoval = followRemoval(entry, tie, entries, releases);
+  }
+  return entries;
+}
+
+/** "… removed no later than the Sampling feature itself (SEP-2577)": the feature and its SEP. */
+export function removalTie(text: string): { feature: string; sep: string | null } | null {
+  const flat = text.replace(/\s+/g, " ");
+  const tie = /\bno later than (?:the )?(.+?) feature\b(?: itself)?(?: \((SEP-\d+)\))?/i.exec(flat);
+  return tie ? { feature: tie[1]!, sep: tie[2] ?? null } : null;
+}
+
+/**
+ * The removal of an entry tied to a feature: that of the feature's own deprecations in this
+ * revision (the entries of its SEP that are tied to nothing), the latest of them. Without any, the
+ * entry keeps its own window, still naming the feature it follows.
+ */
+function followRemoval(entry: RegistryEntry, tie: { feature: string; sep: string | null }, entries: RegistryEntry[], releases: Releases): RegistryEntry["earliestRemoval"] {
+  const dates = entries
+    .filter((other) => other !== entry && tie.sep !== null && other.sep === tie.sep && !removalTie(other.migration.text) && other.earliestRemoval)
+    .map((other) => other.earliestRemoval!.date)
+    .sort();
+  const latest = dates[dates.length - 1];
+  const own = latest ? { date: latest } : entry.earliestRemoval;
+  if (!own) return null;
+  const named = `the ${tie.feature} feature${tie.sep ? ` (${tie.sep})` : ""}`;
+  return {
+    date: own.date,
+    rule: `with ${named}: the first revision released on or after ${own.date}`,
+    revision: firstReleasedOnOrAfter(own.date, releases),
+    follows: tie,
+  };
 }
 
 /** The release dates of `schema/revisions.json`'s revisions. */
@@ -143,11 +182,16 @@ function gatedBy(method: string, capability: string): boolean {
 export function earliestRemoval(asOf: string | null, releases: Releases): RegistryEntry["earliestRemoval"] {
   if (!asOf || !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return null;
   const date = addMonths(asOf, DEPRECATION_WINDOW_MONTHS);
-  const revision =
+  return { date, rule: `the first revision released on or after ${date}`, revision: firstReleasedOnOrAfter(date, releases), follows: null };
+}
+
+/** The first known revision released on or after a date (a release on the date itself counts). */
+function firstReleasedOnOrAfter(date: string, releases: Releases): string | null {
+  return (
     Object.entries(releases)
       .filter((e): e is [string, string] => e[1] !== null && e[1] >= date)
-      .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
-  return { date, rule: `the first revision released on or after ${date}`, revision };
+      .sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))[0]?.[0] ?? null
+  );
 }
 
 /** A `YYYY-MM-DD` date plus whole months; a day past the month's end becomes its last day. */
