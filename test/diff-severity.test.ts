@@ -69,11 +69,42 @@ describe.each<[string, Edits, Edits, Row[]]>([
   ["server request params optional → required: the server (sender) breaks", serverOptional, {}, [["method-params-changed", "breaking-server", "client/ask", "optional", "required"]]],
   ["server request params required → optional: the client (receiver) breaks", {}, serverOptional, [["method-params-changed", "breaking-client", "client/ask", "required", "optional"]]],
   [
-    "params of another named type: both break",
+    "params no longer one object type: both break",
+    {},
+    { "params: GetParams }": "params: GetParams | AskParams }" },
+    [["method-params-changed", "breaking-both", "gadgets/get", "GetParams", "AskParams | GetParams"]],
+  ],
+  [
+    "params moved to another named type: looked through to the properties inside",
     {},
     { "params: GetParams }": "params: AskParams }" },
-    [["method-params-changed", "breaking-both", "gadgets/get", "GetParams", "AskParams"]],
+    [
+      ["property-added-required", "breaking-client", "GetRequest.params.question", null, "string"],
+      ["property-removed", "breaking-server", "GetRequest.params.name", "string", null],
+      ["property-removed", "breaking-server", "GetRequest.params.mode", '"fast" | "slow"', null],
+    ],
   ],
+  [
+    "params moved from inline to a named type of the same shape: nothing",
+    { "params: GetParams }": 'params: { name: string; mode?: "fast" | "slow" } }' },
+    {},
+    [],
+  ],
+  [
+    "a definition renamed, shape unchanged: one non-breaking rename naming both",
+    {},
+    { "interface HelloNotification ": "interface GreetingNotification ", "= HelloNotification": "= GreetingNotification" },
+    [["definition-renamed", "non-breaking", "HelloNotification", "HelloNotification", "GreetingNotification"]],
+  ],
+  [
+    "an inline type extracted to a named one of the same shape: nothing",
+    { "/*GR*/": "extra?: { [key: string]: unknown };" },
+    { "/*GR*/": "extra?: Extra;", "/*DEFS*/": "export interface Extra { [key: string]: unknown }" },
+    [["definition-added", "non-breaking", "Extra", null, null]],
+  ],
+  ["a result union that only grew: the client (reader) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string | number | boolean;" }, [["property-type-changed", "breaking-client", "GetResult.value", "integer | string", "boolean | integer | string"]]],
+  ["a result union that only shrank: the server (writer) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string;" }, [["property-type-changed", "breaking-server", "GetResult.value", "integer | string", "string"]]],
+  ["a params union that only grew: the server (reader) breaks", { "/*GP*/": "value?: string[];" }, { "/*GP*/": "value?: (string | number)[];" }, [["property-type-changed", "breaking-server", "GetParams.value", "Array<string>", "Array<integer | string>"]]],
   // Properties of a client request's params (client writes, server reads) and of its result (server writes, client reads).
   ["optional param added: nobody breaks", {}, { "/*GP*/": "size?: number;" }, [["property-added-optional", "non-breaking", "GetParams.size", null, "integer"]]],
   ["required param added: the client (writer) breaks", {}, { "/*GP*/": "size: number;" }, [["property-added-required", "breaking-client", "GetParams.size", null, "integer"]]],
@@ -128,4 +159,15 @@ describe.each<[string, Edits, Edits, Row[]]>([
 
 describe("no entry whose before and after are equal", () => {
   it("the same schema twice diffs to nothing", () => expect(diff({}, {})).toEqual([]));
+
+  it("a lifecycle change its summary does not show still shows in before and after", () => {
+    const from = loadSchemaText(variant({}), "from");
+    const lifecycle = { kind: "stateless", discover: "server/discover", requestMeta: "Meta", protocolVersionKey: "v", clientCapabilitiesKey: "c", requiredMetaKeys: ["v", "c"] } as const;
+    const a = { ...from, lifecycle: { ...lifecycle, requiredMetaKeys: [...lifecycle.requiredMetaKeys] } };
+    const b = { ...from, lifecycle: { ...lifecycle, protocolVersionKey: "version", requiredMetaKeys: [...lifecycle.requiredMetaKeys] } };
+    const changes = diffModels(a, b);
+    expect(changes.map((c) => [c.ruleId, c.severity])).toEqual([["lifecycle-changed", "breaking-both"]]);
+    expect(changes[0]!.from).not.toBe(changes[0]!.to);
+    for (const change of [...changes, ...diffModels(from, loadSchemaText(variant({ "/*GP*/": "size?: number;" }), "to"))]) expect(change.from).not.toBe(change.to);
+  });
 });

@@ -46,8 +46,11 @@ const GOLDEN: Record<string, Row[]> = {
   "definition-removed": [
     ["definition-removed","breaking-both","Widget",null,null],
   ],
+  "definition-renamed": [
+    ["definition-renamed","non-breaking","Gadget","Gadget","Widget"],
+  ],
   "definition-type-changed": [
-    ["definition-type-changed","breaking-both","GadgetMode","\"fast\" | \"slow\"","\"fast\" | \"slow\" | integer"],
+    ["definition-type-changed","breaking-server","GadgetMode","\"fast\" | \"slow\"","\"fast\" | \"slow\" | integer"],
   ],
   "deprecation-added": [
     ["deprecation-added","non-breaking","Gadget.color",null,"Deprecated as of protocol version 2099-01-01 (SEP-9001). Use a theme instead."],
@@ -83,7 +86,7 @@ const GOLDEN: Record<string, Row[]> = {
     ["method-kind-changed","breaking-both","gadgets/ping","request","notification"],
   ],
   "method-params-changed": [
-    ["method-params-changed","breaking-both","gadgets/get","GadgetParams","GadgetQuery"],
+    ["method-params-changed","breaking-both","gadgets/get","GadgetParams","GadgetMode | GadgetParams"],
   ],
   "method-removed": [
     ["method-removed","breaking-client","gadgets/list","ListGadgetsRequest",null],
@@ -171,6 +174,43 @@ describe("real revisions", () => {
     const keys = changes.map((c) => `${c.ruleId} ${c.location}`);
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
     expect(diffMarkdown(from, to, changes)).toContain(`${summarize(changes).total}`);
+  });
+
+  describe("the released pairs, by structure", () => {
+    const rows = (from: string, to: string) => diffModels(model(from), model(to)).map((c) => [c.ruleId, c.severity, c.location, c.from ?? null, c.to ?? null]);
+
+    it("2024-11-05 → 2025-03-26: audio content widens the content unions, which breaks their readers only", () => {
+      const changes = rows("2024-11-05", "2025-03-26");
+      expect(changes).toContainEqual(["property-type-changed", "breaking-client", "PromptMessage.content", "EmbeddedResource | ImageContent | TextContent", "AudioContent | EmbeddedResource | ImageContent | TextContent"]);
+      expect(changes).toContainEqual(["property-type-changed", "breaking-client", "CallToolResult.content", "Array<EmbeddedResource | ImageContent | TextContent>", "Array<AudioContent | EmbeddedResource | ImageContent | TextContent>"]);
+      expect(changes).toContainEqual(["definition-added", "non-breaking", "AudioContent", null, null]);
+      expect(changes).toContainEqual(["property-added-optional", "non-breaking", "ProgressNotification.params.message", null, "string"]);
+      expect(changes).toContainEqual(["property-added-optional", "non-breaking", "Tool.annotations", null, "ToolAnnotations"]);
+    });
+
+    it("2025-03-26 → 2025-06-18: a renamed reference is a rename; resource links widen content for readers", () => {
+      const changes = rows("2025-03-26", "2025-06-18");
+      expect(changes).toContainEqual(["definition-renamed", "non-breaking", "ResourceReference", "ResourceReference", "ResourceTemplateReference"]);
+      expect(changes).toContainEqual(["property-type-changed", "breaking-client", "PromptMessage.content", "AudioContent | EmbeddedResource | ImageContent | TextContent", "ContentBlock"]);
+      expect(changes).toContainEqual(["property-added-optional", "non-breaking", "CallToolResult.structuredContent", null, "{ [key: string]: unknown }"]);
+      expect(changes).toContainEqual(["method-added", "non-breaking", "elicitation/create", null, "ElicitRequest"]);
+      expect(changes.filter((c) => c[0] === "definition-removed").map((c) => c[2])).not.toContain("ResourceReference");
+    });
+
+    it("2025-06-18 → 2025-11-25: params moved into named types are looked through to what changed inside", () => {
+      const changes = rows("2025-06-18", "2025-11-25");
+      expect(changes).toContainEqual(["property-became-optional", "breaking-both", "CancelledNotification.params.requestId", "required", "optional"]);
+      expect(changes).toContainEqual(["property-added-optional", "non-breaking", "CreateMessageRequest.params.tools", null, "Array<Tool>"]);
+      expect(changes).toContainEqual(["property-added-optional", "non-breaking", "CreateMessageRequest.params.toolChoice", null, "ToolChoice"]);
+      // Only elicitation's params, which became a union of two forms, stay one opaque entry.
+      expect(changes.filter((c) => c[0] === "method-params-changed").map((c) => c[2])).toEqual(["elicitation/create"]);
+    });
+
+    it("no entry has equal before and after", () => {
+      for (const [from, to] of REVISIONS.slice(1).map((r, i) => [REVISIONS[i]!, r] as const)) {
+        for (const change of diffModels(model(from), model(to))) if (change.from !== undefined) expect(change.from, `${from} → ${to} ${change.location}`).not.toBe(change.to);
+      }
+    });
   });
 
   describe("2025-11-25 → 2026-07-28 reports the changelog's schema-visible changes", () => {

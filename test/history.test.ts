@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diffModels } from "../generator/diff/index.js";
 import { emitRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { loadModel } from "../generator/load/index.js";
@@ -87,4 +88,31 @@ describe.skipIf(versions.length === 0)(`upstream schema history (${versions.leng
     expect(result.output).toBe("");
     expect(result.status).toBe(0);
   }, 600_000);
+});
+
+/** The diff between two commits of the history, as rows; the commit subject says what changed. */
+const historyDiff = (from: string, to: string) =>
+  diffModels(loadModel(join(HISTORY, from, "schema.ts"), { revision: from }), loadModel(join(HISTORY, to, "schema.ts"), { revision: to })).map((c) => [
+    c.ruleId,
+    c.severity,
+    c.location,
+    c.from ?? null,
+    c.to ?? null,
+  ]);
+const has = (name: string) => all.some((v) => v.name === name);
+
+describe.skipIf(!has("a-a3087c29") || !has("a-cb98bebd"))("the diff on named commits of the history", () => {
+  it("a-a3087c29 \"Rename ResourceReference to ResourceTemplateReference\": a rename naming both (and the branch's own change)", () => {
+    expect(historyDiff("a-e5d3133c", "a-a3087c29")).toEqual([
+      ["property-removed", "breaking-server", "CompleteRequest.params.resolved", "{ [key: string]: string }", null],
+      ["definition-renamed", "non-breaking", "ResourceReference", "ResourceReference", "ResourceTemplateReference"],
+    ]);
+  });
+
+  it("a-cb98bebd \"Factor out `Icons` interface\": the extraction itself is no change; only optional fields are new", () => {
+    const rows = historyDiff("a-a470342d", "a-cb98bebd");
+    expect(rows.filter((r) => r[1] !== "non-breaking")).toEqual([]);
+    expect(rows).toContainEqual(["property-added-optional", "non-breaking", "Tool.icons", null, "Array<Icon>"]);
+    expect(rows.filter((r) => r[0] === "definition-added").map((r) => r[2])).toEqual(expect.arrayContaining(["Icon", "Icons"]));
+  });
 });

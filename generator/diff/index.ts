@@ -3,8 +3,8 @@ import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
 import { locationText } from "../registry/index.js";
 import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
 import { severityFor, type Change, type RuleId, type Severity } from "./rules.js";
-import { literalParts, typeText } from "./types.js";
-import { methodRoles } from "../ir/query.js";
+import { literalParts, shapeText, typeText, unionChange, type RefText } from "./types.js";
+import { methodRoles, ModelIndex } from "../ir/query.js";
 
 export { RULE_IDS, SEVERITIES, isBreaking, type Change, type RuleId, type Severity } from "./rules.js";
 
@@ -40,6 +40,11 @@ class Differ {
   private readonly messages: Set<string>;
   /** The `…ResultResponse` definitions results were paired by: their `result` is the method's results. */
   private readonly responses: Set<string>;
+  private readonly index: { from: ModelIndex; to: ModelIndex };
+  /** Definitions of `from` gone from `to` where `to` has a new one of the same shape: old name → new name. */
+  private readonly renames: Map<string, string>;
+  /** Writes a `from` ref under its name in `to`. */
+  private readonly renamed: RefText = (name) => this.renames.get(name) ?? name;
 
   constructor(
     private readonly from: ProtocolModel,
@@ -48,7 +53,9 @@ class Differ {
     this.reach = { from: new Reach(from), to: new Reach(to) };
     this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
     this.responses = new Set([from, to].flatMap(responseWrappers));
+    this.index = { from: new ModelIndex(from), to: new ModelIndex(to) };
     this.defs = { from: new Map(from.definitions.map((d) => [d.name, d])), to: new Map(to.definitions.map((d) => [d.name, d])) };
+    this.renames = this.findRenames();
   }
 
   run(): Change[] {
@@ -73,11 +80,16 @@ class Differ {
     const b = JSON.stringify(this.to.lifecycle);
     if (a === b) return;
     const describe = (l: ProtocolModel["lifecycle"]): string =>
-      l.kind === "stateful" ? `stateful (${[l.initialize, l.initialized].filter(Boolean).join(" + ")})` : l.kind === "stateless" ? `stateless (${l.discover}, _meta ${l.requestMeta})` : "unknown";
-    this.add("lifecycle-changed", "breaking-both", "lifecycle", `Lifecycle changed from ${this.from.lifecycle.kind} to ${this.to.lifecycle.kind}`, {
-      from: describe(this.from.lifecycle),
-      to: describe(this.to.lifecycle),
-    });
+      l.kind === "stateful"
+        ? `stateful (${[l.initialize, l.initialized].filter(Boolean).join(" + ")})`
+        : l.kind === "stateless"
+          ? `stateless (${l.discover}, _meta ${l.requestMeta} requiring ${l.requiredMetaKeys.join(", ")})`
+          : "unknown";
+    // Before and after always differ in what they show: the whole lifecycle when the summaries agree.
+    const [from, to] = describe(this.from.lifecycle) === describe(this.to.lifecycle) ? [a, b] : [describe(this.from.lifecycle), describe(this.to.lifecycle)];
+    const message =
+      this.from.lifecycle.kind === this.to.lifecycle.kind ? `Lifecycle (${this.to.lifecycle.kind}) changed` : `Lifecycle changed from ${this.from.lifecycle.kind} to ${this.to.lifecycle.kind}`;
+    this.add("lifecycle-changed", "breaking-both", "lifecycle", message, { from, to });
   }
 
   // --- methods ---------------------------------------------------------------------------------
@@ -127,8 +139,12 @@ class Differ {
     const senders = sendersOf(now.sender);
     const oldParams = old.params ? typeText(old.params) : "none";
     const newParams = now.params ? typeText(now.params) : "none";
-    const inline = old.params?.kind === "object" && now.params?.kind === "object";
-    if (oldParams !== newParams && !inline) {
+    const same = old.params && now.params ? this.equivalent(old.params, now.params) : oldParams === newParams;
+    const inner = old.params && now.params && !same ? this.lookThrough(old.params, now.params) : null;
+    if (inner && old.message !== now.message) {
+      // Another message: its definition's diff cannot show what changed in the params.
+      this.changes.push(...this.objectChanges(now.message, ["params"], inner.before, inner.after));
+    } else if (!same && !inner) {
       this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, { from: oldParams, to: newParams });
     } else if (old.params && old.paramsOptional !== now.paramsOptional) {
       this.add(
@@ -149,8 +165,9 @@ class Differ {
         to: now.sender,
       });
     }
-    const added = now.results.filter((r) => !old.results.includes(r));
-    const removed = old.results.filter((r) => !now.results.includes(r));
+    const oldResults = old.results.map(this.renamed);
+    const added = now.results.filter((r) => !oldResults.includes(r));
+    const removed = old.results.filter((r) => !now.results.includes(this.renamed(r)));
     if (added.length || removed.length) {
       const broken = [...(added.length ? senders : []), ...(removed.length ? counterparts(senders) : [])];
       const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
@@ -172,9 +189,43 @@ class Differ {
     return { producers, consumers, all: PARTIES.filter((p) => producers.includes(p) || consumers.includes(p)) };
   }
 
+  /** A definition gone and one new of exactly the same shape (refs resolved): a rename, or a move. */
+  private findRenames(): Map<string, string> {
+    const renames = new Map<string, string>();
+    const added = this.to.definitions.filter((d) => !this.defs.from.has(d.name));
+    for (const old of this.from.definitions) {
+      if (this.defs.to.has(old.name)) continue;
+      const shape = shapeText(old.type, this.lookup.from);
+      const same = added.filter((d) => shapeText(d.type, this.lookup.to) === shape);
+      if (same.length === 1 && ![...renames.values()].includes(same[0]!.name)) renames.set(old.name, same[0]!.name);
+    }
+    return renames;
+  }
+
+  private readonly lookup = {
+    from: (name: string) => this.defs.from.get(name)?.type,
+    to: (name: string) => this.defs.to.get(name)?.type,
+  };
+
+  /** Whether two types are the same: by name (renames followed), or else by the shapes their refs name. */
+  private equivalent(before: TypeNode, after: TypeNode): boolean {
+    return typeText(before, this.renamed) === typeText(after) || shapeText(before, this.lookup.from) === shapeText(after, this.lookup.to);
+  }
+
+  /** Who breaks when a type changes: readers when a union only grew, writers when it only shrank, else both. */
+  private typeChangeParties(before: TypeNode, after: TypeNode, parties: { producers: Party[]; consumers: Party[]; all: Party[] }): Party[] {
+    const change = unionChange(before, after, this.lookup, this.renamed);
+    return change === "wider" ? parties.consumers : change === "narrower" ? parties.producers : parties.all;
+  }
+
   private definitions(): void {
     for (const old of this.from.definitions) {
       const now = this.defs.to.get(old.name);
+      const renamedTo = this.renames.get(old.name);
+      if (renamedTo) {
+        this.add("definition-renamed", "non-breaking", old.name, `Definition ${old.name} renamed to ${renamedTo} (same shape)`, { from: old.name, to: renamedTo });
+        continue;
+      }
       if (!now) {
         this.add("definition-removed", severityFor(this.parties(old.name).all), old.name, `Definition ${old.name} removed`);
         continue;
@@ -182,8 +233,9 @@ class Differ {
       if (MEMBERSHIP_TYPES.has(old.name)) continue; // reported by the method rules
       this.changes.push(...this.definitionChanges(old.name, old.type, now.type));
     }
+    const renameTargets = new Set(this.renames.values());
     for (const now of this.to.definitions) {
-      if (!this.defs.from.has(now.name)) this.add("definition-added", "non-breaking", now.name, `Definition ${now.name} added`);
+      if (!this.defs.from.has(now.name) && !renameTargets.has(now.name)) this.add("definition-added", "non-breaking", now.name, `Definition ${now.name} added`);
     }
   }
 
@@ -194,11 +246,11 @@ class Differ {
     }
     const literal = this.literalChanges(name, [], before, after);
     if (literal) return literal;
-    if (typeText(before) === typeText(after)) return [];
+    if (this.equivalent(before, after)) return [];
     return [
       {
         ruleId: "definition-type-changed",
-        severity: severityFor(this.parties(name).all),
+        severity: severityFor(this.typeChangeParties(before, after, this.parties(name))),
         location: name,
         message: `Type of ${name} changed`,
         from: typeText(before),
@@ -231,11 +283,15 @@ class Differ {
     const ib = after.indexSignature;
     const ta = ia ? typeText(ia.type) : "none";
     const tb = ib ? typeText(ib.type) : "none";
+    // Objects are open: no index signature and one of `unknown` values accept the same.
+    const open = (text: string) => (text === "none" || text === "unknown" || text === "any" ? "open" : text);
+    const sameIndex = ia && ib ? this.equivalent(ia.type, ib.type) : open(ta) === open(tb);
     const inheritedIndex = path.length === 0 && (ib ?? ia)?.declaredIn && (ib ?? ia)!.declaredIn !== definition && this.defs.from.has((ib ?? ia)!.declaredIn!);
-    if (ta !== tb && !inheritedIndex) {
+    if (!sameIndex && !inheritedIndex) {
+      const parties = this.parties(definition);
       out.push({
         ruleId: "property-type-changed",
-        severity: severityFor(this.parties(definition).all),
+        severity: severityFor(ia && ib ? this.typeChangeParties(ia.type, ib.type, parties) : parties.all),
         location: `${[definition, ...path].join(".")}[string]`,
         message: `Index signature of ${[definition, ...path].join(".")} changed`,
         from: ta,
@@ -308,16 +364,30 @@ class Differ {
     } else if (!a.optional && b.optional) {
       out.push({ ruleId: "property-became-optional", severity: severityFor(parties.consumers), location, message: `Property ${location} became optional`, from: "required", to: "optional" });
     }
-    if (a.type.kind === "object" && b.type.kind === "object") {
-      out.push(...this.objectChanges(definition, path, a.type, b.type));
+    const inner = this.lookThrough(a.type, b.type);
+    if (inner) {
+      out.push(...this.objectChanges(definition, path, inner.before, inner.after));
       return out;
     }
     const literal = this.literalChanges(definition, path, a.type, b.type);
     if (literal) return [...out, ...literal];
-    if (typeText(a.type) !== typeText(b.type)) {
-      out.push({ ruleId: "property-type-changed", severity: severityFor(parties.all), location, message: `Type of ${location} changed`, from: typeText(a.type), to: typeText(b.type) });
+    if (!this.equivalent(a.type, b.type)) {
+      const severity = severityFor(this.typeChangeParties(a.type, b.type, parties));
+      out.push({ ruleId: "property-type-changed", severity, location, message: `Type of ${location} changed`, from: typeText(a.type), to: typeText(b.type) });
     }
     return out;
+  }
+
+  /**
+   * The two object types to compare property by property: two inline objects, or an object moved
+   * between inline and a named type (or from one name to another) — looked through, so that what
+   * changed inside shows. Two refs to one name are compared where that definition is.
+   */
+  private lookThrough(before: TypeNode, after: TypeNode): { before: ObjectType; after: ObjectType } | null {
+    if (before.kind === "ref" && after.kind === "ref" && this.renamed(before.name) === after.name) return null;
+    const a = this.index.from.objectOf(before);
+    const b = this.index.to.objectOf(after);
+    return a && b ? { before: a, after: b } : null;
   }
 
   /** Literal values added or removed when that is all that changed (other members equal); `null` when it does not apply. */

@@ -21,13 +21,14 @@
  * | method-results-changed      | requester / responder               | A new result type breaks the requester (must handle it); a removed one the responder (may no longer return it). |
  * | definition-added            | non-breaking                        | New types are used only by new features (their uses are reported where they appear). |
  * | definition-removed          | breaking-<producers ∪ consumers>    | Everyone writing or reading it loses it. |
- * | definition-type-changed     | breaking-<producers ∪ consumers>    | A non-object type alias now means something else. |
+ * | definition-renamed          | non-breaking                        | Gone under one name, here under another with exactly the same shape: the wire does not change. |
+ * | definition-type-changed     | breaking-<producers ∪ consumers>    | A non-object type alias now means something else; a union that only grew breaks its consumers, one that only shrank its producers. |
  * | property-added-optional     | non-breaking                        | Producers may omit it, consumers ignore unknown fields. |
  * | property-added-required     | breaking-<producers>                | Producers must now send it (a new required request param breaks clients, a required result field servers). |
  * | property-removed            | breaking-<consumers>                | Consumers relying on it lose it. |
  * | property-became-required    | breaking-<producers>                | Producers that omitted it are now invalid. |
  * | property-became-optional    | breaking-<consumers>                | Consumers assuming it is present may find it missing. |
- * | property-type-changed       | breaking-<producers ∪ consumers>    | Both sides must change what they write and read. |
+ * | property-type-changed       | breaking-<producers ∪ consumers>    | Both sides must change what they write and read; a union that only grew breaks consumers, one that only shrank producers. |
  * | literal-value-added         | breaking-<consumers>                | Consumers (exhaustive switches, validators) meet an unknown value. |
  * | literal-value-removed       | breaking-<producers>                | Producers sending the value are now invalid. |
  * | capability-added            | non-breaking (required: the party)  | Capabilities are opt-in; an old peer never declares or checks it. |
@@ -41,6 +42,8 @@
  * | deprecation-added           | non-breaking                        | Still works; a warning with a removal date (see `mcp-gen deprecations`). |
  * | lifecycle-changed           | breaking-both                       | How a conversation starts (handshake vs. per-request metadata) changes for both sides. |
  *
+ * Types are compared by shape: a ref and the inline type it names, or two names for one shape, are
+ * the same; an object moved between inline and named is compared property by property.
  * Error-code constants are reported by the error-code rules only; membership unions
  * (`ClientRequest`, …) and their result unions by the method rules only; an inherited property's
  * change once, at the definition that declares it.
@@ -61,6 +64,7 @@ export const RULE_IDS = [
   "method-results-changed",
   "definition-added",
   "definition-removed",
+  "definition-renamed",
   "definition-type-changed",
   "property-added-optional",
   "property-added-required",

@@ -5,7 +5,8 @@ import type { TypeNode } from "../ir/model.js";
  * union/intersection members sorted, docs, lines and `declaredIn` left out. Two types are the same
  * for the diff exactly when their canonical strings are equal.
  */
-export function typeText(type: TypeNode): string {
+export function typeText(type: TypeNode, resolve?: RefText): string {
+  const text = (node: TypeNode) => typeText(node, resolve);
   switch (type.kind) {
     case "string":
       return type.format ? `string<${type.format}>` : "string";
@@ -25,22 +26,22 @@ export function typeText(type: TypeNode): string {
       // `typeof CONSTANT`: the constant's value changes are the constant's (or error code's) rules.
       return type.constant ? `typeof ${type.constant}` : JSON.stringify(type.value);
     case "ref":
-      return type.name;
+      return resolve ? resolve(type.name) : type.name;
     case "array": {
       const bounds = [type.minItems !== null ? `>=${type.minItems}` : "", type.maxItems !== null ? `<=${type.maxItems}` : ""].filter(Boolean);
-      return `Array<${typeText(type.items)}>${bounds.length ? `(${bounds.join(",")})` : ""}`;
+      return `Array<${text(type.items)}>${bounds.length ? `(${bounds.join(",")})` : ""}`;
     }
     case "object": {
       const members = [...type.properties]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}: ${typeText(p.type)}`);
-      if (type.indexSignature) members.push(`[key: string]: ${typeText(type.indexSignature.type)}`);
+        .map((p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}: ${text(p.type)}`);
+      if (type.indexSignature) members.push(`[key: string]: ${text(type.indexSignature.type)}`);
       return `{ ${members.join("; ")} }`;
     }
     case "union":
     case "intersection":
       if (type.members.length === 0) return type.kind === "union" ? "never" : "unknown";
-      return [...new Set(type.members.map(typeText))].sort().join(type.kind === "union" ? " | " : " & ");
+      return [...new Set(type.members.map(text))].sort().join(type.kind === "union" ? " | " : " & ");
   }
 }
 
@@ -54,4 +55,56 @@ export function literalParts(type: TypeNode): { values: string[]; others: string
     else others.push(typeText(member));
   }
   return { values: [...new Set(values)], others: [...new Set(others)].sort() };
+}
+
+/** How a ref is written in a canonical text: its name (the default), a new name, or its shape. */
+export type RefText = (name: string) => string;
+
+/**
+ * Canonical text with every ref replaced by the shape it names, so that two types written with
+ * different names (an extracted `MetaObject`, a renamed reference) compare equal exactly when their
+ * values are the same. A ref met again inside itself stays a name (recursive types).
+ */
+export function shapeText(type: TypeNode, lookup: (name: string) => TypeNode | undefined): string {
+  const expanding = new Set<string>();
+  const resolve: RefText = (name) => {
+    const target = lookup(name);
+    if (!target || expanding.has(name)) return name;
+    expanding.add(name);
+    const text = typeText(target, resolve);
+    expanding.delete(name);
+    return text;
+  };
+  return typeText(type, resolve);
+}
+
+/**
+ * Whether `after` only adds members to `before`'s union (wider: readers break) or only drops some
+ * (narrower: writers break); `null` for any other change. Arrays compare their items; a member naming
+ * a union alias counts as that union's members. `renamed` writes `before`'s refs under their new names.
+ */
+export function unionChange(
+  before: TypeNode,
+  after: TypeNode,
+  lookup: { from: (name: string) => TypeNode | undefined; to: (name: string) => TypeNode | undefined },
+  renamed?: RefText,
+): "wider" | "narrower" | null {
+  if (before.kind === "array" && after.kind === "array") return unionChange(before.items, after.items, lookup, renamed);
+  const members = (type: TypeNode, find: (name: string) => TypeNode | undefined, names?: RefText): Set<string> => {
+    const out = new Set<string>();
+    const add = (node: TypeNode, seen: Set<string>): void => {
+      const target = node.kind === "ref" && !seen.has(node.name) ? find(node.name) : undefined;
+      if (node.kind === "union") for (const member of node.members) add(member, seen);
+      else if (node.kind === "ref" && target?.kind === "union") add(target, new Set([...seen, node.name]));
+      else out.add(typeText(node, names));
+    };
+    add(type, new Set());
+    return out;
+  };
+  const a = members(before, lookup.from, renamed);
+  const b = members(after, lookup.to);
+  if (a.size === b.size && [...a].every((m) => b.has(m))) return null;
+  if ([...a].every((m) => b.has(m))) return "wider";
+  if ([...b].every((m) => a.has(m))) return "narrower";
+  return null;
 }
