@@ -111,7 +111,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\
 const at = (file: string, line: number): string => `^mcp-gen: ${escape(file)}:${line}: `;
 
 describe("a good schema (control)", () => {
-  it("generates into the pre-populated folder, replacing it", async () => {
+  it("generates into the folder an earlier mcp-gen wrote, replacing its files and keeping the hidden one", async () => {
     writeSchema(REV, "export interface Fine {\n  a: string;\n}\n");
     const stderr: string[] = [];
     const code = await main(["--revision", REV, "--spec-dir", specDir, "--offline", "--out", out], {
@@ -122,7 +122,7 @@ describe("a good schema (control)", () => {
       fetch: noNetwork,
     });
     expect(code, stderr.join("")).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["browser.ts", "deprecations.json", "deprecations.ts", "index.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual([".keep", ".mcp-gen.json", "README.md", "browser.ts", "deprecations.json", "deprecations.ts", "index.ts", "types.ts", "validators.ts"]);
     expect(readdirSync(outParent).sort()).toEqual(["NOTES.md", "gen"]);
   });
 });

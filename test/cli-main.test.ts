@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +19,7 @@ vi.mock("../generator/load/index.js", () => ({
   loadModel: (file: string, options: { revision: string }) => {
     calls.load.push({ file, revision: options.revision });
     if (calls.loadError) throw calls.loadError;
-    return { revision: options.revision, irVersion: 1 };
+    return { revision: options.revision, irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } };
   },
 }));
 vi.mock("../generator/emit/index.js", () => ({
@@ -26,6 +27,7 @@ vi.mock("../generator/emit/index.js", () => ({
     calls.emit.push({ model, ...options });
     return ["index.ts", "types.ts", "validators.ts"];
   },
+  checkRevision: async () => ({ changes: [], edited: [] }),
 }));
 
 const repoRoot = resolve(import.meta.dirname, "..");
@@ -86,7 +88,9 @@ describe("mcp-gen list", () => {
   it("shows every pinned revision with its date, pin and presence", async () => {
     const r = await cli(["list"]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n");
+    const [table, legend] = r.stdout.trimEnd().split("\n\n");
+    const lines = table!.split("\n");
+    expect(legend).toMatch(/^PINNED: .*\? marks a pin not confirmed.*\nPRESENT: spec-dir \(--spec-dir\), env \(MCP_SPEC_DIR\), cache/);
     expect(lines[0]).toMatch(/^REVISION\s+RELEASED\s+PINNED\s+PRESENT$/);
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(PINNED);
     expect(lines[1]).toMatch(/^2024-11-05\s+2024-11-05\s+[0-9a-f]{12}\??\s+absent$/);
@@ -96,7 +100,7 @@ describe("mcp-gen list", () => {
   it.skipIf(!haveSpec)("marks revisions found through MCP_SPEC_DIR as env", async () => {
     const r = await cli(["list"], { MCP_SPEC_DIR: specDir });
     expect(r.code).toBe(0);
-    for (const line of r.stdout.trimEnd().split("\n").slice(1)) expect(line).toMatch(/\senv$/);
+    for (const line of r.stdout.split("\n\n")[0]!.split("\n").slice(1)) expect(line).toMatch(/\senv$/);
   });
 
   it("--spec-dir wins over MCP_SPEC_DIR, adds unpinned revisions, and cache copies show too", async () => {
@@ -106,7 +110,7 @@ describe("mcp-gen list", () => {
     const r = await cli(["list", "--spec-dir", flag], { MCP_SPEC_DIR: env });
     expect(r.code).toBe(0);
     const rows = Object.fromEntries(
-      r.stdout.trimEnd().split("\n").slice(1).map((l) => {
+      r.stdout.split("\n\n")[0]!.split("\n").slice(1).map((l) => {
         const cells = l.split(/\s{2,}/);
         return [cells[0], cells];
       }),
@@ -131,6 +135,22 @@ describe("usage", () => {
     expect(help.stdout).toContain("mcp-gen list");
     expect(help.stdout).toContain("--spec-dir");
     expect(await cli(["--version"])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: "" });
+  });
+
+  it.each([[], ["ir"], ["list"], ["fetch"], ["cache"], ["deprecations"], ["diff"]])("%j --help: an example, and every option described", async (...command) => {
+    const help = await cli([...command, "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\nExamples:\n\s+mcp-gen \S/);
+    const options = help.stdout.slice(help.stdout.indexOf("Options:"), help.stdout.indexOf("Examples:"));
+    // An option line is its flags, then (after two spaces) a description or at least its type.
+    for (const line of options.split("\n").filter((l) => /^\s+-/.test(l))) expect(line, line).toMatch(/^\s+-[^ ].*?\s{2,}[A-Za-z(].*[a-z]/);
+    for (const line of options.split("\n").filter((l) => /^\s+-/.test(l))) expect(line, line).not.toMatch(/^\s+(-\S+,? ?)+\s+\[\w+\]( \[required\])?$/);
+  });
+
+  it("a mistyped command gets a suggestion", async () => {
+    const r = await cli(["lsit"]);
+    expect(r.code).toBe(2);
+    expect(expectOneLine(r.stderr)).toBe('mcp-gen: Unknown argument: lsit; did you mean "list"? (see mcp-gen --help)');
   });
 
   it.each([
@@ -170,14 +190,28 @@ describe("mcp-gen --revision (generate)", () => {
   it("loads each revision once and emits into generated/<rev> under cwd", async () => {
     const spec = layout(join(work, "spec"), ["2025-06-18", "draft"]);
     const r = await cli(["-r", "2025-06-18", "--revision", "draft", "-r", "2025-06-18", "--spec-dir", spec]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(calls.load).toEqual([
       { file: join(spec, "2025-06-18", "schema.ts"), revision: "2025-06-18" },
       { file: join(spec, "draft", "schema.ts"), revision: "draft" },
     ]);
     expect(calls.emit).toEqual([
-      { model: { revision: "2025-06-18", irVersion: 1 }, outDir: join(work, "generated", "2025-06-18"), generatorVersion: packageVersion },
-      { model: { revision: "draft", irVersion: 1 }, outDir: join(work, "generated", "draft"), generatorVersion: packageVersion },
+      {
+        model: { revision: "2025-06-18", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } },
+        outDir: join(work, "generated", "2025-06-18"),
+        generatorVersion: packageVersion,
+        regenerate: `mcp-gen --revision 2025-06-18 --out generated/2025-06-18 --spec-dir ${spec}`,
+        sourceCommit: null,
+        force: false,
+      },
+      {
+        model: { revision: "draft", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } },
+        outDir: join(work, "generated", "draft"),
+        generatorVersion: packageVersion,
+        regenerate: `mcp-gen --revision draft --out generated/draft --spec-dir ${spec}`,
+        sourceCommit: null,
+        force: false,
+      },
     ]);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
@@ -233,7 +267,7 @@ describe("mcp-gen ir", () => {
   it("prints the model as 2-space JSON on stdout", async () => {
     const spec = layout(join(work, "spec"), ["2030-01-01"]);
     const r = await cli(["ir", "--revision", "2030-01-01", "--spec-dir", spec]);
-    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ revision: "2030-01-01", irVersion: 1 }, null, 2)}\n`, stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ revision: "2030-01-01", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } }, null, 2)}\n`, stderr: "" });
     expect(calls.load).toEqual([{ file: join(spec, "2030-01-01", "schema.ts"), revision: "2030-01-01" }]);
   });
 });
@@ -278,6 +312,46 @@ describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
     expect(summary).toMatch(/schema from fetched/);
     expect(rest).toEqual([]);
     expect(calls.load).toEqual([{ file: join(cache, "spec", "2025-03-26", "schema.ts"), revision: "2025-03-26" }]);
+  });
+
+  it("--commit pins a new revision: downloads from that commit, records each file's sha256, caches it", async () => {
+    const spec = layout(join(work, "upstream"), ["2099-01-01"]);
+    const served: string[] = [];
+    const server = createServer((req, res) => {
+      served.push(req.url ?? "");
+      const m = /^\/([0-9a-f]{40})\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
+      try {
+        res.end(readFileSync(join(spec, m![2]!, ...decodeURIComponent(m![3]!).split("/"))));
+      } catch {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const manifest = join(work, "revisions.json");
+    writeFileSync(manifest, readFileSync(join(repoRoot, "schema", "revisions.json")));
+    const commit = "c".repeat(40);
+    const r = await cli(["fetch", "-r", "2099-01-01", "--commit", commit, "--manifest", "revisions.json"], { MCP_SPEC_BASE_URL: base });
+    expect(r.code, r.stderr).toBe(0);
+    expect(expectOneLine(r.stderr)).toBe(
+      `mcp-gen: pinned 2099-01-01 at ${commit} in revisions.json (1 file, sha256 recorded); cached in cache/spec/2099-01-01`,
+    );
+    expect(served.sort()).toEqual([`/${commit}/schema/2099-01-01/schema.json`, `/${commit}/schema/2099-01-01/schema.ts`]);
+    const pinned = JSON.parse(readFileSync(manifest, "utf8")) as { $comment: string; revisions: Record<string, { commit: string; verified: boolean; releaseDate: string; files: Record<string, string> }> };
+    expect(typeof pinned.$comment).toBe("string");
+    expect(Object.keys(pinned.revisions).at(-1)).toBe("draft");
+    expect(pinned.revisions["2099-01-01"]).toMatchObject({ commit, verified: true, releaseDate: "2099-01-01" });
+    expect(pinned.revisions["2099-01-01"]!.files).toEqual({ "schema.ts": createHash("sha256").update("// 2099-01-01\n").digest("hex") });
+    // The pin is usable at once: fetching it again through the same manifest checks the hashes.
+    const again = await cli(["fetch", "-r", "2099-01-01", "--manifest", "revisions.json"], { MCP_SPEC_BASE_URL: base });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it("--commit needs a full commit id and exactly one revision", async () => {
+    expect((await cli(["fetch", "-r", "draft", "--commit", "abc"])).stderr).toMatch(/--commit must be a full commit id/);
+    expect((await cli(["fetch", "-r", "draft", "-r", "2025-06-18", "--commit", "c".repeat(40)])).stderr).toMatch(/--commit pins exactly one --revision/);
   });
 
   it("an unpinned revision cannot be fetched", async () => {

@@ -49,7 +49,7 @@ describe("constraint tags in the IR", () => {
   });
 
   it("emits the format runtime only when a format is used", () => {
-    expect(rendered.files.map((f) => f.path).sort()).toEqual(["browser.ts", "deprecations.json", "deprecations.ts", "index.ts", "runtime/formats.ts", "types.ts", "validators.ts"]);
+    expect(rendered.files.map((f) => f.path).sort()).toEqual(["README.md", "browser.ts", "deprecations.json", "deprecations.ts", "index.ts", "runtime/formats.ts", "types.ts", "validators.ts"]);
   });
 
   it("rejects a constraint tag that fits no part of the type", () => {

@@ -12,7 +12,7 @@ const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && entry.name !== ".mcp-gen.json")
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
 }

@@ -1,5 +1,6 @@
 import { readRevisions } from "../spec/revisions.js";
 import { UsageError, type CliIO } from "./context.js";
+import { formatTable } from "./table.js";
 import { resolveForCli } from "./generate.js";
 
 /** `mcp-gen deprecations --revision R`: the revision's deprecation registry, as a table or JSON. */
@@ -23,7 +24,6 @@ export async function deprecationsCommand(args: { revision: string; format: stri
       [...e.capabilities.map((c) => `${c.party} capability ${c.name}`), ...(e.kind === "metaKey" ? ["every method"] : e.methods)].join(", ") || "-",
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  io.stdout(rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n");
+  io.stdout(formatTable(rows));
   if (registry.length === 0) io.stdout(`(no deprecations in ${schema.revision})\n`);
 }

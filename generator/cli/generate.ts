@@ -3,6 +3,9 @@ import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
+import { readRevisions, type RevisionsManifest } from "../spec/revisions.js";
+import { GeneratorError } from "../errors.js";
+import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
 import { cacheDirFor, cacheRootFor, displayPath, logTo, UsageError, type CliIO } from "./context.js";
@@ -24,29 +27,91 @@ export interface GenerateArgs {
   out?: string | undefined;
   specDir?: string | undefined;
   offline: boolean;
+  /** Overwrite generated files edited by hand. */
+  force?: boolean;
+  /** Write nothing; fail listing the files a run would change. */
+  check?: boolean;
+  /** After generating, regenerate whenever a schema.ts changes, until interrupted. */
+  watch?: boolean;
 }
 
 export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
+  if (args.check && (args.force || args.watch)) throw new UsageError("--check writes nothing: it goes with neither --force nor --watch");
   const revisions = selectRevisions(args, io);
-  const version = generatorVersion();
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
-  const [{ loadModel }, { emitRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
+  const run = await revisionRunner(args, io, revisions.length);
 
+  if (args.check) {
+    const changes: string[] = [];
+    for (const schema of located) changes.push(...(await run.check(schema)));
+    if (changes.length > 0) throw new GeneratorError(`--check: ${changes.length} file${changes.length === 1 ? "" : "s"} would change: ${changes.join(", ")}`);
+    io.stderr(`mcp-gen: --check: ${located.map((s) => displayPath(io, outDirFor(s.revision, args, revisions.length, io))).join(", ")} up to date\n`);
+    return;
+  }
   for (const schema of located) {
-    const started = performance.now();
-    const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
-    const outDir = outDirFor(schema.revision, args, revisions.length, io);
-    const written = await emitRevision(model, { outDir, generatorVersion: version });
+    await run.write(schema);
     compileCache.save(); // after the first revision: the cached code then holds what a run compiles
-    const ms = Math.round(performance.now() - started);
-    io.stderr(
-      `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
-    );
   }
   pruneCache(cacheRootFor(io)); // entries no project used for a month
+  if (args.watch) await watchSchemas(located, run.write, io);
 }
+
+/** Loads and emits one located revision, announcing it on one line; or lists what it would change. */
+async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
+  const version = generatorVersion();
+  const [{ loadModel }, { emitRevision, checkRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
+  const pins = (): RevisionsManifest | undefined => {
+    try {
+      return readRevisions();
+    } catch {
+      return undefined; // provenance only: a broken manifest must not stop generation from a spec dir
+    }
+  };
+  const optionsFor = (schema: ResolvedSchema, model: ProtocolModel) => {
+    const outDir = outDirFor(schema.revision, args, count, io);
+    const pin = pins()?.revisions[schema.revision];
+    return {
+      outDir,
+      generatorVersion: version,
+      regenerate: regenerateCommand(schema.revision, outDir, args, io),
+      sourceCommit: pin && pin.files["schema.ts"] === model.source.sha256 ? pin.commit : null,
+      force: args.force === true,
+    };
+  };
+  return {
+    async write(schema: ResolvedSchema): Promise<void> {
+      const started = performance.now();
+      const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
+      const options = optionsFor(schema, model);
+      const written = await emitRevision(model, options);
+      const ms = Math.round(performance.now() - started);
+      io.stderr(
+        `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, options.outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
+      );
+    },
+    async check(schema: ResolvedSchema): Promise<string[]> {
+      const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
+      const options = optionsFor(schema, model);
+      const plan = await checkRevision(model, options);
+      return plan.changes.map((c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`);
+    },
+  };
+}
+
+/**
+ * The command that makes this output again, as the user would type it from the same folder:
+ * `--out` always, the spec folder when one was named (flag or environment).
+ */
+function regenerateCommand(revision: string, outDir: string, args: GenerateArgs, io: CliIO): string {
+  const words = ["mcp-gen", "--revision", revision, "--out", shellWord(displayPath(io, outDir))];
+  if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
+  const env = !args.specDir && io.env.MCP_SPEC_DIR ? `MCP_SPEC_DIR=${shellWord(io.env.MCP_SPEC_DIR)} ` : "";
+  return env + words.join(" ");
+}
+
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */
 export function selectRevisions(args: Pick<GenerateArgs, "revisions" | "all" | "specDir">, io: CliIO): string[] {

@@ -3,6 +3,7 @@ import { catalog, type CatalogEntry } from "../spec/catalog.js";
 import { chooseSpecDir } from "../spec/sources.js";
 import { isDirectory } from "../spec/spec-dirs.js";
 import { cacheDirFor, type CliIO } from "./context.js";
+import { formatTable } from "./table.js";
 
 /**
  * `mcp-gen list`: one row per known revision, to stdout, as an aligned table:
@@ -15,6 +16,7 @@ export function listRevisions(args: { specDir?: string | undefined }, io: CliIO)
   if (explicit && !isDirectory(explicit.dir)) throw new GeneratorError(`${explicit.label}: no such directory`);
   const entries = catalog({ specDir: args.specDir, env: io.env, cwd: io.cwd, cacheDir: cacheDirFor(io) });
   io.stdout(formatTable([["REVISION", "RELEASED", "PINNED", "PRESENT"], ...entries.map(row)]));
+  io.stdout(`${LEGEND}\n`);
 }
 
 function row(e: CatalogEntry): string[] {
@@ -22,7 +24,9 @@ function row(e: CatalogEntry): string[] {
   return [e.revision, e.releaseDate ?? "unreleased", pinned, e.present.length ? e.present.join(",") : "absent"];
 }
 
-function formatTable(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
-}
+/** What the columns' values mean, under the table. */
+const LEGEND = [
+  "",
+  "PINNED: the upstream commit a download comes from (sha256-checked); ? marks a pin not confirmed to hold those exact bytes.",
+  "PRESENT: spec-dir (--spec-dir), env (MCP_SPEC_DIR), cache (downloaded earlier); absent: downloaded when first used.",
+].join("\n");

@@ -14,7 +14,9 @@ import { GeneratorError } from "../errors.js";
 import { processIO, UsageError, type CliIO } from "./context.js";
 import { deprecationsCommand } from "./deprecations.js";
 import { diffCommand } from "./diff.js";
+import { cacheCommand } from "./cache.js";
 import { fetchCommand } from "./fetch.js";
+import { didYouMean } from "../suggest.js";
 import { generate } from "./generate.js";
 import { printIR } from "./ir.js";
 import { listRevisions } from "./list.js";
@@ -73,7 +75,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     .parserConfiguration({ "camel-case-expansion": true })
     // Handlers only record the job, so whatever yargs fails on is the command line itself.
     .fail((message: string | undefined, error: Error | undefined) => {
-      throw new UsageError(message ?? error?.message ?? "invalid command line");
+      throw new UsageError(withSuggestion(message ?? error?.message ?? "invalid command line", argv));
     })
     .command(
       "$0",
@@ -85,11 +87,26 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/<revision>; with several revisions, <out>/<revision>)" })
           .option("spec-dir", specDir)
           .option("offline", offline)
-          .conflicts("revision", "all"),
+          .option("check", { type: "boolean", describe: "write nothing; exit 1 listing the files a run would change (for CI)" })
+          .option("force", { type: "boolean", describe: "overwrite generated files that were edited by hand" })
+          .option("watch", { type: "boolean", describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)" })
+          .conflicts("revision", "all")
+          .example("$0 --revision 2026-07-28", "generate into generated/2026-07-28 (downloads the pinned spec if needed)")
+          .example("$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema", "from a local spec checkout, into src/mcp")
+          .example("$0 -r 2026-07-28 --out src/mcp --check", "in CI: fail if src/mcp is not what the schema generates"),
       (a) => {
         job = (io) =>
           generate(
-            { revisions: list(a.revision, "--revision"), all: a.all === true, out: single(a.out, "--out"), specDir: single(a.specDir, "--spec-dir"), offline: a.offline },
+            {
+              revisions: list(a.revision, "--revision"),
+              all: a.all === true,
+              out: single(a.out, "--out"),
+              specDir: single(a.specDir, "--spec-dir"),
+              offline: a.offline,
+              force: a.force === true,
+              check: a.check === true,
+              watch: a.watch === true,
+            },
             io,
           );
       },
@@ -97,7 +114,12 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     .command(
       "ir",
       "print a revision's IR as JSON on stdout",
-      (y) => y.option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r" }).option("spec-dir", specDir).option("offline", offline),
+      (y) =>
+        y
+          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r", describe: "protocol revision" })
+          .option("spec-dir", specDir)
+          .option("offline", offline)
+          .example("$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON"),
       (a) => {
         job = (io) => printIR({ revision: single(a.revision, "--revision") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
       },
@@ -105,21 +127,42 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     .command(
       "list",
       "list known revisions and where each is available",
-      (y) => y.option("spec-dir", specDir),
+      (y) => y.option("spec-dir", specDir).example("$0 list", "every revision, its pin and where it is present"),
       (a) => {
         job = (io) => listRevisions({ specDir: single(a.specDir, "--spec-dir") }, io);
       },
     )
     .command(
       "fetch",
-      "download pinned revisions into the cache (sha256-checked)",
+      "download pinned revisions into the cache (sha256-checked), or pin a new one with --commit",
       (y) =>
         y
           .option("revision", { ...revisions, alias: "r" })
           .option("all", { type: "boolean", describe: "every pinned revision" })
-          .conflicts("revision", "all"),
+          .option("commit", { type: "string", requiresArg: true, describe: "pin --revision at this upstream commit (40 hex digits): download, hash, write revisions.json" })
+          .option("manifest", { type: "string", requiresArg: true, describe: "the revisions.json to read and, with --commit, write (default: mcp-gen's own)" })
+          .conflicts("revision", "all")
+          .conflicts("commit", "all")
+          .example("$0 fetch --all", "fill the cache for offline use")
+          .example("$0 fetch -r 2026-07-28 --commit <sha>", "pin 2026-07-28 to an upstream commit"),
       (a) => {
-        job = (io) => fetchCommand({ revisions: list(a.revision, "--revision"), all: a.all === true }, io);
+        job = (io) =>
+          fetchCommand(
+            { revisions: list(a.revision, "--revision"), all: a.all === true, commit: single(a.commit, "--commit"), manifest: single(a.manifest, "--manifest") },
+            io,
+          );
+      },
+    )
+    .command(
+      "cache",
+      "show the per-user cache (downloads, compiled code), or clear it",
+      (y) =>
+        y
+          .option("clear", { type: "boolean", describe: "remove everything in it" })
+          .example("$0 cache", "where the cache is and what it holds")
+          .example("$0 cache --clear", "empty it (it refills on the next run)"),
+      (a) => {
+        job = (io) => cacheCommand({ clear: a.clear === true }, io);
       },
     )
     .command(
@@ -127,10 +170,11 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       "print a revision's deprecation registry",
       (y) =>
         y
-          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r" })
+          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r", describe: "protocol revision" })
           .option("format", { type: "string", choices: ["table", "json"], default: "table", describe: "output format" })
           .option("spec-dir", specDir)
-          .option("offline", offline),
+          .option("offline", offline)
+          .example("$0 deprecations -r 2026-07-28", "what is deprecated, since when, and its earliest removal"),
       (a) => {
         job = (io) =>
           deprecationsCommand({ revision: single(a.revision, "--revision") as string, format: single(a.format, "--format") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
@@ -143,10 +187,12 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
         y
           .positional("from", { type: "string", describe: "older revision, or a schema.ts path" })
           .positional("to", { type: "string", describe: "newer revision, or a schema.ts path" })
-          .option("format", { type: "string", choices: ["markdown", "json"], default: "markdown", describe: "output format" })
+          .option("format", { type: "string", choices: ["markdown", "json", "github"], default: "markdown", describe: "output format (github: workflow annotations)" })
           .option("fail-on", { type: "string", choices: ["breaking"], requiresArg: true, describe: "exit 1 when any change is breaking" })
           .option("spec-dir", specDir)
-          .option("offline", offline),
+          .option("offline", offline)
+          .example("$0 diff 2025-11-25 2026-07-28", "the changes as Markdown, grouped by severity")
+          .example("$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking", "in a GitHub workflow: annotations, fail on breaking"),
       (a) => {
         job = (io) =>
           diffCommand(
@@ -162,7 +208,9 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           );
       },
     )
-    .epilog("Environment: MCP_SPEC_DIR (spec folder), MCP_SPEC_BASE_URL (download base), MCP_GEN_CACHE_DIR (cache folder).")
+    .epilog(
+      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces).",
+    )
     .version(generatorVersion())
     .help()
     .alias("h", "help");
@@ -172,6 +220,16 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     output = text;
   });
   return { job, output };
+}
+
+const COMMANDS = ["ir", "list", "fetch", "cache", "deprecations", "diff"];
+
+/** yargs' "Unknown argument: lst" for a mistyped command, with the command meant. */
+function withSuggestion(message: string, argv: readonly string[]): string {
+  const first = argv[0];
+  const unknown = /^Unknown arguments?: (\S+?)(,|$)/.exec(message)?.[1];
+  if (first === undefined || first.startsWith("-") || unknown !== first) return message;
+  return `${message}${didYouMean(first, COMMANDS)}`;
 }
 
 /** A repeated single-value option arrives as an array; say so instead of picking one. */

@@ -1,5 +1,5 @@
 import type { Change, Severity } from "./rules.js";
-import { SEVERITIES } from "./rules.js";
+import { isBreaking, SEVERITIES } from "./rules.js";
 import { summarize } from "./index.js";
 
 const TITLES: Record<Severity, string> = {
@@ -41,3 +41,28 @@ function code(text: string): string {
   const fence = flat.includes("`") ? "``" : "`";
   return `${fence}${fence === "``" ? " " : ""}${flat}${fence === "``" ? " " : ""}${fence}`;
 }
+
+/** Where a change is in a schema file, for an annotation; null when the model cannot tell. */
+export type Locate = (change: Change) => { file: string; line: number | null } | null;
+
+/**
+ * The diff as GitHub Actions workflow commands: one annotation per change (`error` when breaking,
+ * `notice` otherwise) on the schema line it concerns, so it shows on the pull request's diff, then a
+ * summary line.
+ */
+export function diffGithub(from: string, to: string, changes: Change[], locate: Locate): string {
+  const lines = changes.map((c) => {
+    const at = locate(c);
+    const props = [at ? `file=${property(at.file)}` : null, at?.line ? `line=${at.line}` : null, `title=${property(`${c.ruleId} (${TITLES[c.severity].toLowerCase()})`)}`];
+    const detail = [c.from === undefined ? null : `from ${c.from}`, c.to === undefined ? null : `to ${c.to}`].filter((x) => x !== null).join(" ");
+    return `::${isBreaking(c.severity) ? "error" : "notice"} ${props.filter((p) => p !== null).join(",")}::${data(`${c.location}: ${c.message}${detail ? ` (${detail})` : ""}`)}`;
+  });
+  const summary = summarize(changes);
+  const counts = SEVERITIES.map((s) => `${summary[s]} ${TITLES[s].toLowerCase()}`).join(", ");
+  lines.push(`MCP schema diff ${from} → ${to}: ${summary.total} change${summary.total === 1 ? "" : "s"} (${counts})`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Workflow-command escaping: a message's data, and (stricter) a property's value. */
+const data = (text: string): string => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const property = (text: string): string => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");

@@ -21,6 +21,7 @@ export function entryFiles(model: ProtocolModel, files: readonly GeneratedFile[]
   checkTopLevelNames(model, exported);
   return ENTRY_POINTS.map((entry) => ({
     path: entry.path,
+    description: entry.doc,
     content: render("index.ts.hbs", {
       doc: entry.doc,
       modules: exported

@@ -8,6 +8,8 @@ export interface GeneratedFile {
   content: string;
   /** Set on a top-level module the entry points (`index.ts`, `browser.ts`) re-export. */
   entry?: EntryExport;
+  /** What the file is, for the output's README (top-level files). */
+  description?: string;
 }
 
 /** How the entry points re-export a module. */
@@ -24,7 +26,19 @@ export interface EntryExport {
 export interface EmitContext {
   model: ProtocolModel;
   generatorVersion: string;
+  /** Where the output came from and how to make it again (header, README); defaults apply without. */
+  provenance?: Provenance;
 }
+
+export interface Provenance {
+  /** The command that regenerates the output, `--out` and `--spec-dir` included; default `mcp-gen --revision R`. */
+  regenerate?: string | undefined;
+  /** The upstream commit `schema.ts` is pinned at, when the schema read is that pinned copy. */
+  sourceCommit?: string | null | undefined;
+}
+
+/** The regenerate command of a context. */
+export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance">): string => ctx.provenance?.regenerate ?? `mcp-gen --revision ${ctx.model.revision}`;
 
 /** Renders `templates/<name>` with data. Templates lay files out; code inside comes from builders. */
 export function render(name: string, data: object): string {
@@ -48,6 +62,6 @@ export function header(ctx: EmitContext): string {
   return [
     `${GENERATED_MARK}${ctx.generatorVersion} from the MCP schema, revision ${model.revision}.`,
     `// schema.ts sha256: ${model.source.sha256}`,
-    "// Do not edit: regenerate with `mcp-gen --revision " + model.revision + "`.",
+    `// Do not edit: regenerate with \`${regenerateCommand(ctx)}\`.`,
   ].join("\n");
 }

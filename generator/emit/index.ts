@@ -1,13 +1,14 @@
 import type { ProtocolModel } from "../ir/model.js";
 import { entryFiles } from "./entries.js";
-import { header, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
+import { header, regenerateCommand, RUNTIME_DIR, type EmitContext, type GeneratedFile, type Provenance } from "./file.js";
+import { readmeFile } from "./readme.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { serverTarget } from "./server/target.js";
 import { clientTarget } from "./client/target.js";
 import { deprecationsTarget } from "./deprecations/target.js";
-import { writeAtomically } from "./write.js";
+import { planOutput, writeOutput, type OutputPlan } from "./write.js";
 
 /** An output target: turns the model into files. Each target lives in its own folder under emit/. */
 export interface Target {
@@ -18,32 +19,59 @@ export interface Target {
 
 export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget];
 
+export interface EmitOptions extends Provenance {
+  outDir: string;
+  generatorVersion: string;
+  /** Overwrite generated files edited by hand. */
+  force?: boolean;
+}
+
 /**
- * Writes every target for one revision into outDir, atomically. TypeScript files get the header and
- * go through prettier; the entry points re-export every module a target marks with `entry`.
+ * Writes every target for one revision into outDir (see write.ts: only mcp-gen's own files are
+ * replaced). TypeScript files get the header and go through prettier; the entry points re-export
+ * every module a target marks with `entry`; README.md describes the folder.
  */
-export async function emitRevision(
-  model: ProtocolModel,
-  options: { outDir: string; generatorVersion: string },
-): Promise<string[]> {
-  const files = await renderRevision(model, options.generatorVersion);
-  writeAtomically(options.outDir, files);
-  return files.map((f) => f.path);
+export async function emitRevision(model: ProtocolModel, options: EmitOptions): Promise<string[]> {
+  return (await writeRevision(model, options)).files;
+}
+
+/** emitRevision, also telling what the write changed. */
+export async function writeRevision(model: ProtocolModel, options: EmitOptions): Promise<{ files: string[]; plan: OutputPlan }> {
+  const files = await renderRevision(model, options.generatorVersion, options);
+  const plan = writeOutput(options.outDir, files, manifestFacts(model, options), { force: options.force === true });
+  return { files: files.map((f) => f.path), plan };
+}
+
+/** What emitRevision would change in outDir, writing nothing (`--check`). */
+export async function checkRevision(model: ProtocolModel, options: EmitOptions): Promise<OutputPlan> {
+  return planOutput(options.outDir, await renderRevision(model, options.generatorVersion, options));
+}
+
+function manifestFacts(model: ProtocolModel, options: EmitOptions) {
+  return {
+    generator: `mcp-gen ${options.generatorVersion}`,
+    revision: model.revision,
+    schemaSha256: model.source.sha256,
+    regenerate: regenerateCommand({ model, provenance: options }),
+  };
 }
 
 /** The files of one revision, formatted, without writing them. */
-export async function renderRevision(model: ProtocolModel, generatorVersion: string): Promise<GeneratedFile[]> {
-  const ctx: EmitContext = { model, generatorVersion };
+export async function renderRevision(model: ProtocolModel, generatorVersion: string, provenance: Provenance = {}): Promise<GeneratedFile[]> {
+  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit: provenance.sourceCommit ?? null } };
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
-  return Promise.all(
-    files.map(async ({ path, content }) => {
-      if (!path.endsWith(".ts")) return { path, content };
+  const formatted = await Promise.all(
+    files.map(async ({ path, content, description }) => {
+      const done = (text: string): GeneratedFile => (description === undefined ? { path, content: text } : { path, content: text, description });
+      if (!path.endsWith(".ts")) return done(content);
       const headed = `${header(ctx)}\n\n${content}`;
       // The runtime is copied as written; its sources are kept prettier-formatted (test/output).
-      return { path, content: path.startsWith(RUNTIME_DIR) ? headed : await format(headed) };
+      return done(path.startsWith(RUNTIME_DIR) ? headed : await format(headed));
     }),
   );
+  formatted.push(readmeFile(ctx, formatted));
+  return formatted.map(({ path, content }) => ({ path, content }));
 }
 
 /** Targets share runtime modules (the server and the client both need `runtime/jsonrpc.ts`): keep one. */

@@ -4,6 +4,7 @@ import { GeneratorError } from "../errors.js";
 import { replaceDir } from "../fs/replace-dir.js";
 import { PIN_STAMP, type PinStamp } from "./cache-entries.js";
 import { sha256Hex } from "./integrity.js";
+import { didYouMean } from "../suggest.js";
 import { defaultCacheDir } from "./project-root.js";
 import { readRevisions, type RevisionEntry, type RevisionsManifest } from "./revisions.js";
 
@@ -59,7 +60,7 @@ export async function fetchRevision(revision: string, options: FetchOptions = {}
   const entry = manifest.revisions[revision];
   if (!entry) {
     const known = Object.keys(manifest.revisions).sort().join(", ");
-    throw new GeneratorError(`cannot fetch unknown revision "${revision}"; pinned revisions: ${known}`);
+    throw new GeneratorError(`cannot fetch unknown revision "${revision}"; pinned revisions: ${known}${didYouMean(revision, Object.keys(manifest.revisions))} (pin a new one with --commit)`);
   }
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const source = revisionSourceUrl(revision, entry, manifest, options);
@@ -68,10 +69,7 @@ export async function fetchRevision(revision: string, options: FetchOptions = {}
   const paths = Object.keys(entry.files).sort();
 
   // 1. Download and verify everything in memory: a mismatch must leave the disk alone.
-  const contents = new Map<string, Uint8Array>();
-  await inBatches(paths, CONCURRENCY, async (path) => {
-    const url = source + path.split("/").map(encodeURIComponent).join("/");
-    const data = await download(doFetch, url, timeoutMs);
+  const contents = await downloadAll(source, paths, doFetch, timeoutMs, (path, url, data) => {
     const expected = entry.files[path];
     const actual = sha256Hex(data);
     if (actual !== expected) {
@@ -80,35 +78,63 @@ export async function fetchRevision(revision: string, options: FetchOptions = {}
         url,
       );
     }
+  });
+  // 2. Write a complete copy next to the target (same filesystem), then swap it in.
+  const dir = installRevision(cacheDir, revision, entry, contents);
+  return { revision, dir, files: paths, source };
+}
+
+/**
+ * Downloads `paths` under `source`, at most CONCURRENCY at a time, each checked by `check` before it
+ * is kept. With `optional`, a file the host does not have (404) is left out instead of failing.
+ */
+export async function downloadAll(
+  source: string,
+  paths: readonly string[],
+  doFetch: typeof globalThis.fetch,
+  timeoutMs: number,
+  check: (path: string, url: string, data: Uint8Array) => void,
+  optional: (path: string) => boolean = () => false,
+): Promise<Map<string, Uint8Array>> {
+  const contents = new Map<string, Uint8Array>();
+  await inBatches(paths, CONCURRENCY, async (path) => {
+    const url = source + path.split("/").map(encodeURIComponent).join("/");
+    const data = await download(doFetch, url, timeoutMs, optional(path));
+    if (data === null) return;
+    check(path, url, data);
     contents.set(path, data);
   });
+  return contents;
+}
 
-  // 2. Write a complete copy next to the target (same filesystem), then swap it in.
+/** Writes a revision's verified files, stamped with their pin, into `<cacheDir>/<rev>` in one rename. */
+export function installRevision(cacheDir: string, revision: string, entry: RevisionEntry, contents: ReadonlyMap<string, Uint8Array>): string {
   mkdirSync(cacheDir, { recursive: true });
   const tmp = mkdtempSync(join(cacheDir, `.fetch-${revision}-`));
   try {
-    for (const path of paths) {
+    for (const [path, data] of contents) {
       const target = join(tmp, ...path.split("/"));
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, contents.get(path) as Uint8Array, { flag: "wx" });
+      writeFileSync(target, data, { flag: "wx" });
     }
     const stamp: PinStamp = { commit: entry.commit, files: entry.files };
     writeFileSync(join(tmp, PIN_STAMP), `${JSON.stringify(stamp)}\n`, { flag: "wx" });
     const dir = join(cacheDir, revision);
     replaceDir(tmp, dir);
-    return { revision, dir, files: paths, source };
+    return dir;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs: number): Promise<Uint8Array> {
+async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs: number, optional = false): Promise<Uint8Array | null> {
   let response: Response;
   try {
     response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
     throw new GeneratorError(`cannot download: ${describeFetchFailure(e)}`, url);
   }
+  if (optional && response.status === 404) return null;
   if (!response.ok) {
     throw new GeneratorError(`download failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), url);
   }

@@ -104,8 +104,8 @@ export const clientTarget: Target = {
     });
     return [
       // Its error classes share names with the schema's error types: a namespace in the entry points.
-      { path: "client.ts", content, entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } } },
-      { path: "client-node.ts", content: render("client-node.ts.hbs", {}), entry: { platform: "node" } },
+      { path: "client.ts", content, entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } }, description: "`createClient({ transport, info })`: a typed method per request; `httpTransport(url)` over `fetch` (runs anywhere)" },
+      { path: "client-node.ts", content: render("client-node.ts.hbs", {}), entry: { platform: "node" }, description: "`stdioTransport({ command })`: the client over a spawned server process (Node)" },
       ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },
 };

@@ -15,8 +15,8 @@ export const deprecationsTarget: Target = {
   emit(ctx): GeneratedFile[] {
     const registry = registryOf(ctx.model);
     return [
-      { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n` },
-      { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }), entry: { platform: "portable" } },
+      { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n`, description: "the deprecation registry as data: one entry per `@deprecated` tag" },
+      { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }), entry: { platform: "portable" }, description: "the deprecation registry as a typed constant, with lookups by method, capability and definition" },
     ];
   },
 };

@@ -43,7 +43,7 @@ export const serverTarget: Target = {
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
     });
     // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
-    return [{ path: "server.ts", content, entry: { platform: "node" } }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+    return [{ path: "server.ts", content, entry: { platform: "node" }, description: "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)" }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
   },
 };
 

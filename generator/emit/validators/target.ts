@@ -20,7 +20,7 @@ export const validatorsTarget: Target = {
     }));
     const helpers = Object.fromEntries((["fail", "missing", "within", "pointer", "union", "isObject"] as const).map((name) => [name, compiler.helpers.has(name)]));
     const content = render("validators.ts.hbs", { functions: compiler.functions, definitions, formatImports, helpers });
-    const files: GeneratedFile[] = [{ path: "validators.ts", content, entry: { platform: "portable" } }];
+    const files: GeneratedFile[] = [{ path: "validators.ts", content, entry: { platform: "portable" }, description: "`isN(value)` and `validateN(value)` for every definition `N`, and `validators` by name; errors carry JSON pointers" }];
     if (formatImports) files.push({ path: "runtime/formats.ts", content: runtimeFile("formats.ts") });
     return files;
   },
