@@ -273,11 +273,13 @@ describe("mcp-gen ir", () => {
 });
 
 describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
-  async function serve(): Promise<string> {
+  /** A stand-in for the raw-content host on 127.0.0.1: `/<commit>/schema/<rev>/<path>` from `root`; every URL asked is recorded. */
+  async function serve(root = specDir, served: string[] = []): Promise<string> {
     const server = createServer((req, res) => {
+      served.push(req.url ?? "");
       const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
       try {
-        res.end(readFileSync(join(specDir, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
+        res.end(readFileSync(join(root, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
       } catch {
         res.statusCode = 404;
         res.end();
@@ -317,19 +319,7 @@ describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
   it("--commit pins a new revision: downloads from that commit, records each file's sha256, caches it", async () => {
     const spec = layout(join(work, "upstream"), ["2099-01-01"]);
     const served: string[] = [];
-    const server = createServer((req, res) => {
-      served.push(req.url ?? "");
-      const m = /^\/([0-9a-f]{40})\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
-      try {
-        res.end(readFileSync(join(spec, m![2]!, ...decodeURIComponent(m![3]!).split("/"))));
-      } catch {
-        res.statusCode = 404;
-        res.end();
-      }
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = await serve(spec, served);
     const manifest = join(work, "revisions.json");
     writeFileSync(manifest, readFileSync(join(repoRoot, "schema", "revisions.json")));
     const commit = "c".repeat(40);

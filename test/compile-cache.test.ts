@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,8 +20,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 let runs = 0;
 /** One CLI process with the given cache folder; returns its output files and exit status. */
 function generate(cacheDir: string): { status: number | null; stderr: string; files: Map<string, string> } {
-  const out = join(work, `out-${++runs}`);
-  const r = spawnSync(process.execPath, [bin, "--revision", REVISION, "--spec-dir", specDir, "--out", out], {
+  // Each run in a folder of its own, writing to the same relative --out: the outputs must be byte-identical.
+  const cwd = join(work, `run-${++runs}`);
+  mkdirSync(cwd);
+  const out = join(cwd, "out");
+  const r = spawnSync(process.execPath, [bin, "--revision", REVISION, "--spec-dir", specDir, "--out", "out"], {
+    cwd,
     encoding: "utf8",
     env: { ...process.env, MCP_GEN_CACHE_DIR: cacheDir },
   });
