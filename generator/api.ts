@@ -13,7 +13,7 @@ import type { ProtocolModel } from "./ir/model.js";
 import { loadModel } from "./load/index.js";
 import { deprecationRegistry, releasesOf, type RegistryEntry } from "./registry/index.js";
 import { resolveSchema, type SchemaOrigin } from "./spec/resolve.js";
-import { readRevisions } from "./spec/revisions.js";
+import { pinnedCommitOf, readRevisions } from "./spec/revisions.js";
 
 export type * from "./ir/model.js";
 export type { Change, RuleId, Severity } from "./diff/index.js";
@@ -69,12 +69,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   });
   const model = loadModel(schema.schemaFile, { revision: schema.revision });
   const outDir = resolve(cwd, options.out ?? `generated/${schema.revision}`);
-  const pin = readRevisions().revisions[schema.revision];
   const emit = {
     outDir,
     generatorVersion: generatorVersion(),
-    regenerate: ["mcp-gen", "--revision", schema.revision, "--out", options.out ?? `generated/${schema.revision}`, ...(options.specDir ? ["--spec-dir", options.specDir] : [])].join(" "),
-    sourceCommit: pin && pin.files["schema.ts"] === model.source.sha256 ? pin.commit : null,
+    regenerate: ["mcp-gen", "--revision", schema.revision, ...(options.out ? ["--out", options.out] : []), ...(options.specDir ? ["--spec-dir", options.specDir] : [])].join(" "),
+    sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
     force: options.force === true,
   };
   if (options.check) {

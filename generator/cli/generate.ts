@@ -3,7 +3,7 @@ import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
-import { readRevisions, type RevisionsManifest } from "../spec/revisions.js";
+import { pinnedCommitOf } from "../spec/revisions.js";
 import { GeneratorError } from "../errors.js";
 import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
@@ -62,21 +62,13 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
 async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
   const version = generatorVersion();
   const [{ loadModel }, { emitRevision, checkRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
-  const pins = (): RevisionsManifest | undefined => {
-    try {
-      return readRevisions();
-    } catch {
-      return undefined; // provenance only: a broken manifest must not stop generation from a spec dir
-    }
-  };
   const optionsFor = (schema: ResolvedSchema, model: ProtocolModel) => {
     const outDir = outDirFor(schema.revision, args, count, io);
-    const pin = pins()?.revisions[schema.revision];
     return {
       outDir,
       generatorVersion: version,
       regenerate: regenerateCommand(schema.revision, outDir, args, io),
-      sourceCommit: pin && pin.files["schema.ts"] === model.source.sha256 ? pin.commit : null,
+      sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
       force: args.force === true,
     };
   };
@@ -101,14 +93,15 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
 }
 
 /**
- * The command that makes this output again, as the user would type it from the same folder:
- * `--out` always, the spec folder when one was named (flag or environment).
+ * The command that makes this output again, as the user would type it from the same folder: the
+ * revision, and `--out` and `--spec-dir` when they were given (MCP_SPEC_DIR is the user's
+ * environment, not part of the command).
  */
 function regenerateCommand(revision: string, outDir: string, args: GenerateArgs, io: CliIO): string {
-  const words = ["mcp-gen", "--revision", revision, "--out", shellWord(displayPath(io, outDir))];
+  const words = ["mcp-gen", "--revision", revision];
+  if (args.out !== undefined) words.push("--out", shellWord(displayPath(io, outDir)));
   if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
-  const env = !args.specDir && io.env.MCP_SPEC_DIR ? `MCP_SPEC_DIR=${shellWord(io.env.MCP_SPEC_DIR)} ` : "";
-  return env + words.join(" ");
+  return words.join(" ");
 }
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

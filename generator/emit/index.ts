@@ -2,6 +2,7 @@ import type { ProtocolModel } from "../ir/model.js";
 import { entryFiles } from "./entries.js";
 import { header, regenerateCommand, RUNTIME_DIR, type EmitContext, type GeneratedFile, type Provenance } from "./file.js";
 import { readmeFile } from "./readme.js";
+import { pinnedCommitOf } from "../spec/revisions.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
@@ -58,7 +59,9 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
 
 /** The files of one revision, formatted, without writing them. */
 export async function renderRevision(model: ProtocolModel, generatorVersion: string, provenance: Provenance = {}): Promise<GeneratedFile[]> {
-  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit: provenance.sourceCommit ?? null } };
+  // Without a word on the source, the pinned commit when the schema is byte for byte its copy.
+  const sourceCommit = provenance.sourceCommit !== undefined ? provenance.sourceCommit : pinnedCommitOf(model.revision, model.source.sha256);
+  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit } };
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(

@@ -112,3 +112,17 @@ export function validateRevisions(data: unknown, file: string): RevisionsManifes
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/**
+ * The upstream commit a schema is pinned at, when its bytes are the pinned copy's (by sha256), else
+ * null: a local edit or another revision's file is not that commit's. Null too when the manifest
+ * cannot be read (provenance must not stop generation from a spec dir).
+ */
+export function pinnedCommitOf(revision: string, schemaSha256: string, file?: string): string | null {
+  try {
+    const pin = readRevisions(file).revisions[revision];
+    return pin && pin.files["schema.ts"] === schemaSha256 ? pin.commit : null;
+  } catch {
+    return null;
+  }
+}
