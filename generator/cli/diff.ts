@@ -68,7 +68,7 @@ function locate(change: Change, sides: readonly Side[], io: CliIO): { file: stri
     const { model } = side;
     const method = model.methods.find((m) => m.method === change.location);
     const line =
-      model.definitions.find((d) => d.name === (method?.message ?? name))?.line ?? model.constants.find((c) => c.name === name)?.line ?? null;
+      model.definitions.find((d) => d.name === (method?.roles[0]?.message ?? name))?.line ?? model.constants.find((c) => c.name === name)?.line ?? null;
     if (line !== null) return { file: displayPath(io, side.file), line };
   }
   return { file: displayPath(io, sides[0]!.file), line: null };
