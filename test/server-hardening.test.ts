@@ -121,12 +121,14 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
       opts: { type: "object", properties: { dry: { type: "boolean", "x-mcp-header": "Dry-Run" } } },
     },
   };
+  let listings = 0;
   function headerServer() {
+    listings = 0;
     const server = createServer({
       info: INFO,
       capabilities: { tools: {} },
       handlers: {
-        "tools/list": () => ({ tools: [{ name: "deploy", inputSchema: schema as never }, { name: "plain", inputSchema: { type: "object" } }] }),
+        "tools/list": () => (listings++, { tools: [{ name: "deploy", inputSchema: schema as never }, { name: "plain", inputSchema: { type: "object" } }] }),
         "tools/call": (params) => ({ content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }] }),
       },
     });
@@ -166,6 +168,23 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
       }
       // A tool without annotations takes no Mcp-Param headers into account.
       expect((await peer.send(call("plain", { arguments: { region: "x" } }), { headers: { "Mcp-Param-Region": "y" } })).status).toBe(200);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it("a process that has not listed its tools lists them once, through its own handler, before the first call", async () => {
+    const peer = await connect("http", headerServer(), { protocolVersion: REVISION });
+    try {
+      const calls = await Promise.all([
+        peer.send(call("deploy", { arguments: { region: "eu-west" } }), { headers: { "Mcp-Param-Region": "us-east" } }),
+        peer.send(call("deploy", { arguments: { region: "eu-west" } }), { headers: { "Mcp-Param-Region": "eu-west" } }),
+        peer.send(call("deploy", { arguments: { region: "eu-west" } })),
+      ]);
+      expect(calls.map((c) => c.status)).toEqual([400, 200, 400]);
+      expect(listings).toBe(1);
+      expect((await peer.send(call("deploy", { arguments: {} }))).status).toBe(200);
+      expect(listings).toBe(1);
     } finally {
       await peer.close();
     }

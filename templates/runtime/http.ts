@@ -215,6 +215,8 @@ export function createHttpHandler(
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     sessions: new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS),
     toolHeaders: new Map(),
+    toolsListed: null,
+    toolsKnown: false,
     log: (message) => {
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
@@ -260,6 +262,10 @@ interface Config {
   sessions: SessionStore;
   /** Tool name → its `x-mcp-header` annotations, learned from the tool listings this server sends. */
   toolHeaders: Map<string, readonly HeaderAnnotation[]>;
+  /** The process's own tool listing, once a call to a tool it had not listed started it. */
+  toolsListed: Promise<void> | null;
+  /** That listing has finished (calls no longer wait for it). */
+  toolsKnown: boolean;
   log(message: string): void;
   // The checks of header values, each remembering its last answer: a client's requests repeat the
   // same headers, and parsing them anew cost every request a dozen objects.
@@ -587,15 +593,16 @@ class Exchange extends LazyAbort implements Delivery {
     if (kind === "request") {
       const request = value as JsonRpcRequest;
       this.request = request;
-      let outcome: unknown;
-      try {
-        outcome = config.handler.handleRequest
-          ? config.handler.handleRequest(request, this)
-          : config.handler.handle(request, this);
-      } catch (error) {
-        outcome = this.handlerThrew(error);
+      // A call to a tool this process has not listed waits for the process's one listing of its
+      // own, so that its Mcp-Param-* headers can be checked.
+      if (!config.toolsKnown && callsUnlistedTool(config, request)) {
+        config.toolsListed ??= listTools(config, request).finally(() => (config.toolsKnown = true));
+        config.toolsListed
+          .then(() => this.dispatch(request))
+          .catch((error: unknown) => failed(config, res, error));
+        return;
       }
-      this.settle(outcome);
+      this.dispatch(request);
     } else {
       let outcome: unknown;
       try {
@@ -605,6 +612,19 @@ class Exchange extends LazyAbort implements Delivery {
       }
       this.settle(outcome);
     }
+  }
+
+  private dispatch(request: JsonRpcRequest): void {
+    const { handler } = this.config;
+    let outcome: unknown;
+    try {
+      outcome = handler.handleRequest
+        ? handler.handleRequest(request, this)
+        : handler.handle(request, this);
+    } catch (error) {
+      outcome = this.handlerThrew(error);
+    }
+    this.settle(outcome);
   }
 
   /** The dispatcher never throws by contract; should it, the answer is an internal error. */
@@ -783,6 +803,63 @@ function learnTools(
     if (config.toolHeaders.size > MAX_KNOWN_TOOLS)
       config.toolHeaders.delete(config.toolHeaders.keys().next().value!);
   }
+}
+
+/** Whether `request` calls a tool whose annotations this process has not learned. */
+function callsUnlistedTool(config: Config, request: JsonRpcRequest): boolean {
+  const tools = config.rules.tools;
+  if (tools === null || request.method !== tools.call) return false;
+  const name = request.params?.[tools.name];
+  return typeof name === "string" && !config.toolHeaders.has(name);
+}
+
+/** Pages of its own tool listing a process reads to learn the tools' header annotations. */
+const MAX_LISTING_PAGES = 100;
+
+/**
+ * Lists the server's tools through its own handler, as the client of `request` would (its `_meta`),
+ * and learns their annotations: a process behind a load balancer may get a call before it has
+ * answered any listing. Never fails: without a listing, calls are checked as before.
+ */
+async function listTools(config: Config, request: JsonRpcRequest): Promise<void> {
+  const tools = config.rules.tools!;
+  const meta = request.params?.["_meta"];
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < MAX_LISTING_PAGES; page++) {
+      const params: Record<string, unknown> = {};
+      if (meta !== undefined) params["_meta"] = meta;
+      if (cursor !== undefined) params["cursor"] = cursor;
+      const listing: JsonRpcRequest = {
+        jsonrpc: "2.0",
+        id: `mcp-gen-listing-${page}`,
+        method: tools.list,
+        params,
+      };
+      const outcome = await config.handler.handle(listing, new ListingDelivery());
+      const response = outcome.response;
+      if (response === null || !("result" in response)) return;
+      learnTools(config, listing, response.result);
+      const next = response.result["nextCursor"];
+      if (typeof next !== "string") return;
+      cursor = next;
+    }
+  } catch (error) {
+    config.log(
+      `mcp http: listing the tools to check Mcp-Param headers failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** The delivery of the process's own tool listing: nothing to notify, never cancelled. */
+class ListingDelivery implements Delivery {
+  private controller: AbortController | null = null;
+
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal;
+  }
+
+  notify(): void {}
 }
 
 /** The delivery of a notification or response: the exchange's signal and session, no stream. */
