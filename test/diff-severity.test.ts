@@ -102,6 +102,21 @@ describe.each<[string, Edits, Edits, Row[]]>([
     { "/*GR*/": "extra?: Extra;", "/*DEFS*/": "export interface Extra { [key: string]: unknown }" },
     [["definition-added", "non-breaking", "Extra", null, null]],
   ],
+  [
+    "object spelled as a JSON object alias: nothing but the new definitions",
+    { "/*GR*/": "extra?: object;" },
+    {
+      "/*GR*/": "extra?: JSONObject;",
+      "/*DEFS*/": "export type JSONValue = string | number | boolean | null | JSONObject | JSONArray;\nexport type JSONObject = { [key: string]: JSONValue };\nexport type JSONArray = JSONValue[];",
+    },
+    [
+      ["definition-added", "non-breaking", "JSONValue", null, null],
+      ["definition-added", "non-breaking", "JSONObject", null, null],
+      ["definition-added", "non-breaking", "JSONArray", null, null],
+    ],
+  ],
+  ["a result field loosened to any value: the client (reader) breaks", { "/*GR*/": "extra?: { [key: string]: unknown };" }, { "/*GR*/": "extra?: unknown;" }, [["property-type-changed", "breaking-client", "GetResult.extra", "{ [key: string]: unknown }", "unknown"]]],
+  ["a result array bounded: the server (writer) breaks", { "/*GR*/": "tags?: string[];" }, { "/*GR*/": "\n  /** @maxItems 3 */\n  tags?: string[];\n" }, [["property-type-changed", "breaking-server", "GetResult.tags", "Array<string>", "Array<string>(<=3)"]]],
   ["a result union that only grew: the client (reader) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string | number | boolean;" }, [["property-type-changed", "breaking-client", "GetResult.value", "integer | string", "boolean | integer | string"]]],
   ["a result union that only shrank: the server (writer) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string;" }, [["property-type-changed", "breaking-server", "GetResult.value", "integer | string", "string"]]],
   ["a params union that only grew: the server (reader) breaks", { "/*GP*/": "value?: string[];" }, { "/*GP*/": "value?: (string | number)[];" }, [["property-type-changed", "breaking-server", "GetParams.value", "Array<string>", "Array<integer | string>"]]],

@@ -5,8 +5,8 @@ import type { TypeNode } from "../ir/model.js";
  * union/intersection members sorted, docs, lines and `declaredIn` left out. Two types are the same
  * for the diff exactly when their canonical strings are equal.
  */
-export function typeText(type: TypeNode, resolve?: RefText): string {
-  const text = (node: TypeNode) => typeText(node, resolve);
+export function typeText(type: TypeNode, resolve?: RefText, openObjects = false): string {
+  const text = (node: TypeNode) => typeText(node, resolve, openObjects);
   switch (type.kind) {
     case "string":
       return type.format ? `string<${type.format}>` : "string";
@@ -32,6 +32,9 @@ export function typeText(type: TypeNode, resolve?: RefText): string {
       return `Array<${text(type.items)}>${bounds.length ? `(${bounds.join(",")})` : ""}`;
     }
     case "object": {
+      // For shapes: an object that only says "any keys, any values" is any JSON object, as `object` is.
+      const index = type.indexSignature ? text(type.indexSignature.type) : "unknown";
+      if (openObjects && type.properties.length === 0 && (index === "unknown" || index === "any")) return "object";
       const members = [...type.properties]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         .map((p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}: ${text(p.type)}`);
@@ -70,12 +73,32 @@ export function shapeText(type: TypeNode, lookup: (name: string) => TypeNode | u
   const resolve: RefText = (name) => {
     const target = lookup(name);
     if (!target || expanding.has(name)) return name;
+    if (isAnyJson(name, lookup)) return "unknown";
     expanding.add(name);
-    const text = typeText(target, resolve);
+    const text = typeText(target, resolve, true);
     expanding.delete(name);
     return text;
   };
-  return typeText(type, resolve);
+  return typeText(type, resolve, true);
+}
+
+/**
+ * Whether a definition is "any JSON value" spelled out (`JSONValue`): a union of string, number,
+ * boolean, null, an array of itself and an object of itself, which accepts what `unknown` does.
+ */
+function isAnyJson(name: string, lookup: (name: string) => TypeNode | undefined): boolean {
+  const type = lookup(name);
+  if (type?.kind !== "union") return false;
+  const self = (node: TypeNode | undefined): boolean => node?.kind === "ref" && node.name === name;
+  const kinds = new Set<string>();
+  for (const member of type.members) {
+    const resolved = member.kind === "ref" ? lookup(member.name) : member;
+    if (resolved?.kind === "array" && self(resolved.items)) kinds.add("array");
+    else if (resolved?.kind === "object" && resolved.properties.length === 0 && self(resolved.indexSignature?.type)) kinds.add("object");
+    else if (resolved && ["string", "number", "boolean", "null"].includes(resolved.kind)) kinds.add(resolved.kind);
+    else return false;
+  }
+  return kinds.size === 6;
 }
 
 /**
@@ -89,7 +112,17 @@ export function unionChange(
   lookup: { from: (name: string) => TypeNode | undefined; to: (name: string) => TypeNode | undefined },
   renamed?: RefText,
 ): "wider" | "narrower" | null {
-  if (before.kind === "array" && after.kind === "array") return unionChange(before.items, after.items, lookup, renamed);
+  const accepts = (type: TypeNode) => type.kind === "unknown" || type.kind === "any";
+  if (accepts(after) && !accepts(before)) return "wider";
+  if (accepts(before) && !accepts(after)) return "narrower";
+  if (before.kind === "array" && after.kind === "array") {
+    const items = unionChange(before.items, after.items, lookup, renamed);
+    if (items || typeText(before.items, renamed) !== typeText(after.items)) return items;
+    // The same items: bounds tightened or loosened.
+    const within = (outer: typeof before, inner: typeof before) =>
+      (outer.minItems ?? 0) <= (inner.minItems ?? 0) && (outer.maxItems ?? Infinity) >= (inner.maxItems ?? Infinity);
+    return within(after, before) ? "wider" : within(before, after) ? "narrower" : null;
+  }
   const members = (type: TypeNode, find: (name: string) => TypeNode | undefined, names?: RefText): Set<string> => {
     const out = new Set<string>();
     const add = (node: TypeNode, seen: Set<string>): void => {
