@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
 import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
@@ -33,6 +34,8 @@ export interface GenerateArgs {
   check?: boolean;
   /** After generating, regenerate whenever a schema.ts changes, until interrupted. */
   watch?: boolean;
+  /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`). */
+  jsonSchema?: JsonSchemaAdapter | undefined;
 }
 
 export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
@@ -70,6 +73,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
       regenerate: regenerateCommand(schema.revision, outDir, args, io),
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
       force: args.force === true,
+      jsonSchema: args.jsonSchema,
     };
   };
   return {
@@ -101,6 +105,7 @@ function regenerateCommand(revision: string, outDir: string, args: GenerateArgs,
   const words = ["mcp-gen", "--revision", revision];
   if (args.out !== undefined) words.push("--out", shellWord(displayPath(io, outDir)));
   if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
+  if (args.jsonSchema) words.push("--json-schema", args.jsonSchema);
   return words.join(" ");
 }
 

@@ -18,6 +18,7 @@ import { cacheCommand } from "./cache.js";
 import { fetchCommand } from "./fetch.js";
 import { didYouMean } from "../suggest.js";
 import { generate } from "./generate.js";
+import { JSON_SCHEMA_ADAPTERS, type JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
 import { printIR } from "./ir.js";
 import { listRevisions } from "./list.js";
 import { generatorVersion } from "./version.js";
@@ -90,6 +91,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .option("check", { type: "boolean", describe: "write nothing; exit 1 listing the files a run would change (for CI)" })
           .option("force", { type: "boolean", describe: "overwrite generated files that were edited by hand" })
           .option("watch", { type: "boolean", describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)" })
+          .option("json-schema", { type: "string", choices: JSON_SCHEMA_ADAPTERS, requiresArg: true, describe: "also emit a JSON Schema engine adapter (its package becomes a dependency)" })
           .conflicts("revision", "all")
           .example("$0 --revision 2026-07-28", "generate into generated/2026-07-28 (downloads the pinned spec if needed)")
           .example("$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema", "from a local spec checkout, into src/mcp")
@@ -106,6 +108,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
               force: a.force === true,
               check: a.check === true,
               watch: a.watch === true,
+              jsonSchema: single(a.jsonSchema, "--json-schema") as JsonSchemaAdapter | undefined,
             },
             io,
           );

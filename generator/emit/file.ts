@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { template, TEMPLATES_DIR } from "./templates.js";
 import type { ProtocolModel } from "../ir/model.js";
+import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 
 /** One output file, relative to the revision's output directory. */
 export interface GeneratedFile {
@@ -28,6 +29,8 @@ export interface EmitContext {
   generatorVersion: string;
   /** Where the output came from and how to make it again (header, README); defaults apply without. */
   provenance?: Provenance;
+  /** The JSON Schema engine adapter asked for at generation (`--json-schema`), if any. */
+  jsonSchema?: JsonSchemaAdapter | undefined;
 }
 
 export interface Provenance {

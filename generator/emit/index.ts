@@ -9,6 +9,8 @@ import { validatorsTarget } from "./validators/target.js";
 import { serverTarget } from "./server/target.js";
 import { clientTarget } from "./client/target.js";
 import { deprecationsTarget } from "./deprecations/target.js";
+import { jsonSchemaTarget } from "./json-schema/target.js";
+import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import { planOutput, writeOutput, type OutputPlan } from "./write.js";
 
 /** An output target: turns the model into files. Each target lives in its own folder under emit/. */
@@ -18,13 +20,15 @@ export interface Target {
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
-export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget];
+export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget, jsonSchemaTarget];
 
 export interface EmitOptions extends Provenance {
   outDir: string;
   generatorVersion: string;
   /** Overwrite generated files edited by hand. */
   force?: boolean;
+  /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`). */
+  jsonSchema?: JsonSchemaAdapter | undefined;
 }
 
 /**
@@ -58,10 +62,14 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
 }
 
 /** The files of one revision, formatted, without writing them. */
-export async function renderRevision(model: ProtocolModel, generatorVersion: string, provenance: Provenance = {}): Promise<GeneratedFile[]> {
+export async function renderRevision(
+  model: ProtocolModel,
+  generatorVersion: string,
+  provenance: Provenance & { jsonSchema?: JsonSchemaAdapter | undefined } = {},
+): Promise<GeneratedFile[]> {
   // Without a word on the source, the pinned commit when the schema is byte for byte its copy.
   const sourceCommit = provenance.sourceCommit !== undefined ? provenance.sourceCommit : pinnedCommitOf(model.revision, model.source.sha256);
-  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit } };
+  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit }, jsonSchema: provenance.jsonSchema };
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(

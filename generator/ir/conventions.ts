@@ -83,3 +83,38 @@ export const WIRE_CONVENTIONS = {
   logLevelType: "LoggingLevel",
   requestIdType: "RequestId",
 } as const;
+
+/**
+ * Anchors for the server features the definitions layer serves (`features.ts`): the messages that
+ * list, use and announce changes to each kind of definition, and the fields the runtime reads or
+ * writes in them. Methods, list fields, cursors and literal values are read from the model; a
+ * revision lacking a message or field lacks the feature (or the optional part).
+ */
+export const FEATURE_CONVENTIONS = {
+  cursorType: "Cursor",
+  tools: { list: "ListToolsRequest", use: "CallToolRequest", changed: "ToolListChangedNotification" },
+  resources: { list: "ListResourcesRequest", use: "ReadResourceRequest", changed: "ResourceListChangedNotification" },
+  resourceTemplates: { list: "ListResourceTemplatesRequest" },
+  prompts: { list: "ListPromptsRequest", use: "GetPromptRequest", changed: "PromptListChangedNotification" },
+  completion: "CompleteRequest",
+  /** The content block a tool-execution error is written as. */
+  textContent: { type: "TextContent", discriminator: "type", field: "text" },
+  toolFields: { name: "name", arguments: "arguments", inputSchema: "inputSchema", outputSchema: "outputSchema", content: "content", structuredContent: "structuredContent", isError: "isError" },
+  resourceFields: { uri: "uri", contents: "contents", uriTemplate: "uriTemplate" },
+  promptFields: { name: "name", arguments: "arguments", argumentName: "name", required: "required" },
+  completionFields: {
+    ref: "ref",
+    refType: "type",
+    promptName: "name",
+    resourceUri: "uri",
+    argument: "argument",
+    argumentName: "name",
+    argumentValue: "value",
+    context: "context",
+    contextArguments: "arguments",
+    result: "completion",
+    values: "values",
+    total: "total",
+    hasMore: "hasMore",
+  },
+} as const;

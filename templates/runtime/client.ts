@@ -9,6 +9,8 @@
  * stateful ones; result validation; typed errors; multi round-trip retries (`input_required`);
  * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
  */
+import { ToolOutputChecks } from "./client-tool-output.js";
+import type { JsonSchemaEngine } from "./json-schema.js";
 import { ErrorCode, own } from "./jsonrpc.js";
 import {
   annotatedValue,
@@ -241,6 +243,13 @@ export interface ClientProtocol {
     name: string;
     arguments: string;
     schema: string;
+    /** The tool's output schema and the result fields it governs; `null` in revisions without them. */
+    output: {
+      schema: string;
+      structuredContent: string;
+      isError: string;
+      cursor: string | null;
+    } | null;
   } | null;
 }
 
@@ -289,6 +298,10 @@ export interface CoreOptions {
   log?: (message: string) => void;
   /** Validate every result against the schema (default true). */
   validate?: boolean;
+  /** Compiles tools' output schemas, so that `structuredContent` is checked against them. */
+  jsonSchema?: JsonSchemaEngine;
+  /** Check `structuredContent` against the tool's `outputSchema` from the last listing (default true; needs `jsonSchema`). */
+  checkToolOutput?: boolean;
   /** Stdio probe: how long to wait for `server/discover` before deciding the server is legacy; default 5000 ms. */
   probeTimeoutMs?: number;
   /** Called when the probe finds a legacy server: build and return a legacy (initialize-era) client. */
@@ -447,6 +460,7 @@ export class ClientCore {
   /** Tool name → its `x-mcp-header` annotations, learned from tool listings. */
   private readonly toolHeaders = new Map<string, HeaderAnnotation[]>();
   private readonly listens = new Set<ActiveListen>();
+  private readonly toolOutputs: ToolOutputChecks | null;
   private ready: Promise<ConnectOutcome | null> | null = null;
   private legacyOutcome: unknown = undefined;
   private closed = false;
@@ -474,6 +488,24 @@ export class ClientCore {
         )
       : null;
     if (options.onNotification) this.listeners.add(options.onNotification);
+    const tools = protocol.tools;
+    this.toolOutputs =
+      tools?.output && options.checkToolOutput !== false
+        ? new ToolOutputChecks(
+            {
+              list: tools.list,
+              call: tools.call,
+              items: tools.items,
+              name: tools.name,
+              outputSchema: tools.output.schema,
+              structuredContent: tools.output.structuredContent,
+              isError: tools.output.isError,
+              cursor: tools.output.cursor,
+            },
+            options.jsonSchema,
+            (message) => this.log(message),
+          )
+        : null;
     options.transport.attach?.({
       log: (message) => this.log(message),
       notification: (n) => this.route(n),
@@ -723,6 +755,8 @@ export class ClientCore {
         result.resultType = protocol.resultTypes.complete;
       if (spec && this.options.validate !== false) this.check(method, spec.result, result);
       this.learnTools(method, result);
+      const failure = this.toolOutputs?.observe(method, base, result);
+      if (failure) throw new InvalidResultError(method, failure.pointer, failure.message, result);
       return result;
     }
   }

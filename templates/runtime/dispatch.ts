@@ -983,6 +983,6 @@ function checkInput(validate: Validate, value: unknown): ReturnType<Validate> {
   }
 }
 
-function isInputRequired(value: unknown): value is InputRequiredAnswer {
+export function isInputRequired(value: unknown): value is InputRequiredAnswer {
   return isRecord(value) && (value as Partial<InputRequiredAnswer>)[INPUT_REQUIRED] === true;
 }

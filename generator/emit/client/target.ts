@@ -7,12 +7,13 @@ import { jsdoc, key, str } from "../code.js";
 import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { GeneratorError } from "../../errors.js";
+import { featureFacts, type FeatureFacts } from "../../ir/features.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
  * which the server target copies: both targets skip exactly the same schemas (see `emit`).
  */
-const CLIENT_RUNTIME = ["client.ts", "client-http.ts", "client-stdio.ts"];
+const CLIENT_RUNTIME = ["client.ts", "client-http.ts", "client-stdio.ts", "client-tool-output.ts", "json-schema.ts"];
 
 /**
  * Naming conventions of the client API that the schema does not state.
@@ -175,8 +176,16 @@ function pagination(index: ModelIndex, request: WireRequest, wire: WireFacts): P
   return { name: "", items: str(items), itemType: `T.${results[0]}[${str(items)}][number]` };
 }
 
-/** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. The server's HTTP header rules use it too. */
-export function toolFacts(index: ModelIndex, wire: WireFacts): string {
+/** The fields of a tool's output schema and of the results it governs, where the revision has them. */
+function toolOutputFacts(features: FeatureFacts): string {
+  const tools = features.tools;
+  if (!tools?.outputSchema || !tools.structuredContent) return "null";
+  const cursor = features.cursor ? str(features.cursor.param) : "null";
+  return `{ schema: ${str(tools.outputSchema)}, structuredContent: ${str(tools.structuredContent)}, isError: ${str(tools.isError)}, cursor: ${cursor} }`;
+}
+
+/** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. The server's HTTP header rules use it too; the client's adds the output facts. */
+export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: FeatureFacts): string {
   const { name, schema, arguments: args } = CLIENT_CONVENTIONS.toolFields;
   for (const request of wire.requests) {
     const paging = pagination(index, request, wire);
@@ -190,7 +199,7 @@ export function toolFacts(index: ModelIndex, wire: WireFacts): string {
       (r) => r !== request && r.method.method.split("/")[0] === family && r.target === name && index.property(r.method.params, args) !== null,
     );
     if (!call) continue;
-    return `{ list: ${str(request.method.method)}, call: ${str(call.method.method)}, items: ${str(array.name)}, name: ${str(name)}, arguments: ${str(args)}, schema: ${str(schema)} }`;
+    return `{ list: ${str(request.method.method)}, call: ${str(call.method.method)}, items: ${str(array.name)}, name: ${str(name)}, arguments: ${str(args)}, schema: ${str(schema)}${withOutput ? `, output: ${toolOutputFacts(withOutput)}` : ""} }`;
   }
   return "null";
 }
@@ -235,6 +244,6 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelInde
   listen: ${wire.listen ? `{ method: ${str(wire.listen.method)} }` : "null"},
   ping: ${wire.ping ? str(wire.ping) : "null"},
   deprecated: ${deprecatedOnTheWire(model)},
-  tools: ${toolFacts(index, wire)},
+  tools: ${toolFacts(index, wire, featureFacts(model))},
 }`;
 }

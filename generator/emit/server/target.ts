@@ -7,9 +7,24 @@ import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { toolFacts } from "../client/target.js";
 import { ModelIndex } from "../../ir/query.js";
+import { featureFacts } from "../../ir/features.js";
+import { featureTypes } from "./feature-types.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
-const SERVER_RUNTIME = ["jsonrpc.ts", "transport.ts", "admission.ts", "state.ts", "dispatch.ts", "stdio.ts", "http.ts", "http-headers.ts", "param-headers.ts"];
+const SERVER_RUNTIME = [
+  "jsonrpc.ts",
+  "transport.ts",
+  "admission.ts",
+  "state.ts",
+  "dispatch.ts",
+  "stdio.ts",
+  "http.ts",
+  "http-headers.ts",
+  "param-headers.ts",
+  "definitions.ts",
+  "json-schema.ts",
+  "uri-template.ts",
+];
 
 /**
  * `server.ts`: a typed handler per client→server request of the revision, and `createServer`, which
@@ -38,6 +53,8 @@ export const serverTarget: Target = {
       usesParamsOf: protocol.includes("paramsOf("),
       usesAnyOf: protocol.includes("anyOf("),
       headerRules: headerRules(model, wire),
+      features: JSON.stringify(featureFacts(model)),
+      types: featureTypes(model),
       stdioOptions: wire.notifications.cancelled ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }` : "{}",
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",

@@ -1,0 +1,42 @@
+import type { ProtocolModel } from "../../ir/model.js";
+import { FEATURE_CONVENTIONS } from "../../ir/conventions.js";
+import { featureFacts } from "../../ir/features.js";
+import { ModelIndex } from "../../ir/query.js";
+import { wireFacts } from "../../ir/wire.js";
+
+/**
+ * The revision's types for the typed `ServerDefinitions` methods of `server.ts`: each feature's
+ * listing entry (the item type of its list) and the complete result of its call, read or get.
+ * `null` where the revision lacks the feature; the method is then not emitted.
+ */
+export function featureTypes(model: ProtocolModel): Record<string, string | null> {
+  const index = new ModelIndex(model);
+  const features = featureFacts(model);
+  const method = (message: string) => model.methods.find((m) => m.message === message) ?? null;
+  /** The item type of a list request's array field, as `T.Name`. */
+  const itemOf = (message: string, items: string | undefined): string | null => {
+    const list = method(message);
+    const type = items && list ? index.property({ kind: "ref", name: list.results[0] ?? "" }, items)?.type : null;
+    return type?.kind === "array" && type.items.kind === "ref" ? `T.${type.items.name}` : null;
+  };
+  /** A handler's answer: its complete result, the runtime filling what it fills. */
+  const resultOf = (message: string): string | null => {
+    const result = method(message)?.results[0];
+    return result ? `HandlerResult<T.${result}>` : null;
+  };
+  const c = FEATURE_CONVENTIONS;
+  const tool = features.tools ? itemOf(c.tools.list, features.tools.items) : null;
+  const resource = features.resources ? itemOf(c.resources.list, features.resources.items) : null;
+  const prompt = features.prompts ? itemOf(c.prompts.list, features.prompts.items) : null;
+  const resourceTemplate = features.resources?.templates ? itemOf(c.resourceTemplates.list, features.resources.templates.items) : null;
+  const withInput = (type: string | null) => (type && wireFacts(model).inputRequiredResult !== null ? `${type} | InputRequiredAnswer` : type);
+  return {
+    tool,
+    toolResult: withInput(resultOf(c.tools.use)),
+    resource,
+    resourceTemplate,
+    resourceResult: withInput(resultOf(c.resources.use)),
+    prompt,
+    promptResult: withInput(resultOf(c.prompts.use)),
+  };
+}
