@@ -339,7 +339,7 @@ describe.each(ENGINES)("the client checks structuredContent against the listed o
 });
 
 describe("the client without a JSON Schema engine", () => {
-  it("does not check structuredContent and says so once", async () => {
+  it("does not check structuredContent: silently by default, said once when the check was asked for", async () => {
     const server = await rawServer((body) => ({
       body: JSON.stringify({
         jsonrpc: "2.0",
@@ -354,9 +354,13 @@ describe("the client without a JSON Schema engine", () => {
       const logs: string[] = [];
       const client = createClient({ transport: httpTransport(server.url), info: INFO, log: (m) => void logs.push(m) });
       await client.listTools({});
-      await client.callTool({ name: "t", arguments: {} });
-      await client.callTool({ name: "t", arguments: {} });
-      expect(logs.filter((l) => l.includes("no JSON Schema engine"))).toHaveLength(1);
+      expect((await client.callTool({ name: "t", arguments: {} })).structuredContent).toEqual({ doubled: "x" });
+      expect(logs).toEqual([]);
+      const asked = createClient({ transport: httpTransport(server.url), info: INFO, checkToolOutput: true, log: (m) => void logs.push(m) });
+      await asked.listTools({});
+      await asked.callTool({ name: "t", arguments: {} });
+      await asked.callTool({ name: "t", arguments: {} });
+      expect(logs).toEqual(["mcp client: checkToolOutput needs a jsonSchema engine: structured results are not checked"]);
     } finally {
       await server.close();
     }

@@ -1,9 +1,8 @@
 /**
  * The client's check of tool results: `structuredContent` against the `outputSchema` the server
  * gave the tool in its last listing (servers must conform to it; clients should check before
- * handing results on). Schemas are compiled once by the JSON Schema engine the client was given;
- * without one nothing is checked (logged once). Revision-independent; copied verbatim into
- * generated output.
+ * handing results on). Schemas are compiled once by the JSON Schema engine the client was given.
+ * Revision-independent; copied verbatim into generated output.
  */
 import { describeFailure, SchemaCache, type JsonSchemaEngine } from "./json-schema.js";
 
@@ -27,16 +26,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const MAX_TOOLS = 10_000;
 
 export class ToolOutputChecks {
-  private readonly schemas: SchemaCache | null;
+  private readonly schemas: SchemaCache;
   private readonly outputSchemas = new Map<string, Record<string, unknown>>();
-  private warned = false;
 
   constructor(
     private readonly fields: ToolOutputFields,
-    engine: JsonSchemaEngine | undefined,
-    private readonly log: (message: string) => void,
+    engine: JsonSchemaEngine,
   ) {
-    this.schemas = engine ? new SchemaCache(engine) : null;
+    this.schemas = new SchemaCache(engine);
   }
 
   /**
@@ -77,14 +74,6 @@ export class ToolOutputChecks {
     const name = params[f.name];
     const schema = typeof name === "string" ? this.outputSchemas.get(name) : undefined;
     if (!schema || result[f.isError] === true) return null;
-    if (!this.schemas) {
-      if (!this.warned)
-        this.log(
-          `mcp client: no JSON Schema engine: ${f.structuredContent} is not checked against ${f.outputSchema}`,
-        );
-      this.warned = true;
-      return null;
-    }
     const pointer = `/${f.structuredContent}`;
     const structured = result[f.structuredContent];
     if (structured === undefined)

@@ -300,7 +300,7 @@ export interface CoreOptions {
   validate?: boolean;
   /** Compiles tools' output schemas, so that `structuredContent` is checked against them. */
   jsonSchema?: JsonSchemaEngine;
-  /** Check `structuredContent` against the tool's `outputSchema` from the last listing (default true; needs `jsonSchema`). */
+  /** Check `structuredContent` against the tool's `outputSchema` from the last listing (default: true when `jsonSchema` is given). */
   checkToolOutput?: boolean;
   /** Stdio probe: how long to wait for `server/discover` before deciding the server is legacy; default 5000 ms. */
   probeTimeoutMs?: number;
@@ -489,8 +489,13 @@ export class ClientCore {
       : null;
     if (options.onNotification) this.listeners.add(options.onNotification);
     const tools = protocol.tools;
+    // Without an engine nothing can be checked: said once when the check was asked for explicitly.
+    if (tools?.output && options.checkToolOutput === true && !options.jsonSchema)
+      this.log(
+        "mcp client: checkToolOutput needs a jsonSchema engine: structured results are not checked",
+      );
     this.toolOutputs =
-      tools?.output && options.checkToolOutput !== false
+      tools?.output && options.checkToolOutput !== false && options.jsonSchema
         ? new ToolOutputChecks(
             {
               list: tools.list,
@@ -503,7 +508,6 @@ export class ClientCore {
               cursor: tools.output.cursor,
             },
             options.jsonSchema,
-            (message) => this.log(message),
           )
         : null;
     options.transport.attach?.({
