@@ -1,5 +1,5 @@
-import type { Method, ProtocolModel, TypeNode } from "./model.js";
-import { ModelIndex } from "./query.js";
+import type { ProtocolModel, TypeNode } from "./model.js";
+import { methodRoles, ModelIndex, type MethodInRole as Method } from "./query.js";
 import { FEATURE_CONVENTIONS } from "./conventions.js";
 import { wireFacts } from "./wire.js";
 import type { Features } from "../../templates/runtime/definitions.js";
@@ -17,7 +17,8 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
   const index = new ModelIndex(model);
   const wire = wireFacts(model);
   const conventions = FEATURE_CONVENTIONS;
-  const byMessage = (name: string): Method | null => model.methods.find((m) => m.message === name) ?? null;
+  const roles = methodRoles(model.methods);
+  const byMessage = (name: string): Method | null => roles.find((m) => m.message === name) ?? null;
   const capabilityOf = (method: string) => wire.requests.find((r) => r.method.method === method)?.capability ?? null;
   const ref = (name: string): TypeNode => ({ kind: "ref", name });
   /** The name if the type has that property, else null. */

@@ -1,7 +1,7 @@
 import type { ProtocolModel } from "../../ir/model.js";
 import { FEATURE_CONVENTIONS } from "../../ir/conventions.js";
 import { featureFacts } from "../../ir/features.js";
-import { ModelIndex } from "../../ir/query.js";
+import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts } from "../../ir/wire.js";
 
 /**
@@ -12,7 +12,8 @@ import { wireFacts } from "../../ir/wire.js";
 export function featureTypes(model: ProtocolModel): Record<string, string | null> {
   const index = new ModelIndex(model);
   const features = featureFacts(model);
-  const method = (message: string) => model.methods.find((m) => m.message === message) ?? null;
+  const roles = methodRoles(model.methods);
+  const method = (message: string) => roles.find((m) => m.message === message) ?? null;
   /** The item type of a list request's array field, as `T.Name`. */
   const itemOf = (message: string, items: string | undefined): string | null => {
     const list = method(message);
