@@ -285,4 +285,27 @@ describe("stdio client limits", () => {
     expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "after" }]);
     expect(logs).toContain("mcp stdio client: dropped a line nested more than 1000 levels deep");
   });
+
+  it("routes progress to its call by token (two calls at once), and an unknown token to the client's listeners", async () => {
+    const answer = (result: Msg) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
+    const transport = stdioTransport({
+      command: process.execPath,
+      args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())}; else {
+        const token = message.params._meta["progressToken"];
+        write({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: message.params.arguments.n } });
+        write({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "nobody", progress: -1 } });
+        setTimeout(() => ${answer(results.call("done"))}, 20);
+      }`),
+    });
+    const stray: Msg[] = [];
+    const client = createClient({ transport, info: INFO, onNotification: (n) => stray.push(n as Msg) });
+    open.push(() => client.close());
+    const seen: Record<string, unknown[]> = { a: [], b: [] };
+    await Promise.all([
+      client.callTool({ name: "x", arguments: { n: 1 } }, { onProgress: (p) => seen.a!.push(p.progress) }),
+      client.callTool({ name: "x", arguments: { n: 2 } }, { onProgress: (p) => seen.b!.push(p.progress) }),
+    ]);
+    expect(seen).toEqual({ a: [1], b: [2] });
+    expect(stray.map((n) => n.params?.progressToken)).toEqual(["nobody", "nobody"]);
+  });
 });

@@ -45,6 +45,8 @@ class StdioTransport implements ClientTransport {
   readonly cacheKey: string;
   private child: ChildProcess | null = null;
   private readonly pending = new Map<JsonRpcId, Pending>();
+  /** Pending requests that asked for progress, by their token: a notification finds its request at once. */
+  private readonly byToken = new Map<string | number, Pending>();
   private peer: TransportPeer | null = null;
   private dead: TransportError | null = null;
 
@@ -85,6 +87,7 @@ class StdioTransport implements ClientTransport {
       this.dead = new TransportError(reason);
       for (const pending of this.pending.values()) pending.reject(this.dead);
       this.pending.clear();
+      this.byToken.clear();
     };
     child.on("error", (error) => die(`the server process failed: ${error.message}`));
     child.on("exit", (code, signal) =>
@@ -160,27 +163,30 @@ class StdioTransport implements ClientTransport {
   /** Progress goes to the request that asked for it; everything else to the client. */
   private route(notification: JsonRpcNotification): void {
     const token = notification.params?.progressToken;
-    if (token !== undefined) {
-      for (const pending of this.pending.values()) {
-        if (pending.options.progressToken === token) {
-          pending.options.onNotification(notification);
-          return;
-        }
-      }
-    }
-    this.peer?.notification(notification);
+    const pending =
+      typeof token === "string" || typeof token === "number" ? this.byToken.get(token) : undefined;
+    if (pending) pending.options.onNotification(notification);
+    else this.peer?.notification(notification);
   }
 
   request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     return new Promise<JsonRpcResponse>((resolve, reject) => {
       if (options.signal.aborted) return reject(options.signal.reason);
-      const onAbort = () => {
+      const token = options.progressToken;
+      const forget = () => {
         this.pending.delete(message.id);
+        if (token !== undefined && this.byToken.get(token) === entry) this.byToken.delete(token);
+      };
+      const onAbort = () => {
+        forget();
         reject(options.signal.reason);
       };
       options.signal.addEventListener("abort", onAbort, { once: true });
-      const done = () => options.signal.removeEventListener("abort", onAbort);
-      this.pending.set(message.id, {
+      const done = () => {
+        options.signal.removeEventListener("abort", onAbort);
+        if (token !== undefined && this.byToken.get(token) === entry) this.byToken.delete(token);
+      };
+      const entry: Pending = {
         resolve: (response) => {
           done();
           resolve(response);
@@ -190,11 +196,13 @@ class StdioTransport implements ClientTransport {
           reject(error);
         },
         options,
-      });
+      };
+      this.pending.set(message.id, entry);
+      if (token !== undefined) this.byToken.set(token, entry);
       try {
         this.write(message);
       } catch (error) {
-        this.pending.delete(message.id);
+        forget();
         done();
         reject(error);
       }
@@ -211,6 +219,7 @@ class StdioTransport implements ClientTransport {
     this.dead ??= new TransportError("the transport was closed");
     for (const pending of this.pending.values()) pending.reject(this.dead);
     this.pending.clear();
+    this.byToken.clear();
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     child.stdin!.end();
