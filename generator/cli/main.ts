@@ -18,6 +18,7 @@ import { cacheCommand } from "./cache.js";
 import { fetchCommand } from "./fetch.js";
 import { didYouMean } from "../suggest.js";
 import { generate } from "./generate.js";
+import { toolsCommand } from "./tools.js";
 import { JSON_SCHEMA_ADAPTERS, type JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
 import { printIR } from "./ir.js";
 import { listRevisions } from "./list.js";
@@ -112,6 +113,18 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
             },
             io,
           );
+      },
+    )
+    .command(
+      "tools <file>",
+      "each tool's JSON Schemas, compiled validators and typed definition, from a file of tool argument and result types",
+      (y) =>
+        y
+          .positional("file", { type: "string", describe: "the tools file: an exported <Tool>Arguments type per tool, <Tool>Result beside it" })
+          .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/tools)" })
+          .example("$0 tools src/tools.ts --out src/mcp-tools", "defineTool, TOOLS and CHECKS for the tools of src/tools.ts"),
+      (a) => {
+        job = (io) => toolsCommand({ file: String(a.file), out: single(a.out, "--out") }, io);
       },
     )
     .command(
@@ -225,7 +238,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
   return { job, output };
 }
 
-const COMMANDS = ["ir", "list", "fetch", "cache", "deprecations", "diff"];
+const COMMANDS = ["ir", "list", "fetch", "cache", "deprecations", "diff", "tools"];
 
 /** yargs' "Unknown argument: lst" for a mistyped command, with the command meant. */
 function withSuggestion(message: string, argv: readonly string[]): string {

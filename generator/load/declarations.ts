@@ -17,7 +17,7 @@ export interface Declarations {
  * any other statement is a construct the generator does not understand, reported with its line.
  * An interface's `type` here holds its own members only; `inherit.ts` adds the inherited ones.
  */
-export function readDeclarations(sourceFile: SourceFile, file: string): Declarations {
+export function readDeclarations(sourceFile: SourceFile, file: string, options: { integersByDefault?: boolean } = {}): Declarations {
   const ctx = { file };
   const constants = readConstants(sourceFile, file);
   const values = new Map(constants.map((c) => [c.name, c.value] as const));
@@ -35,7 +35,7 @@ export function readDeclarations(sourceFile: SourceFile, file: string): Declarat
     if (statement.getTypeParameters().length > 0) fail(ctx, statement, `unsupported generic declaration \`${statement.getName()}\``);
     const name = statement.getName();
     const doc = docOf(statement);
-    const typeCtx = { file, constants: values, definition: name, deprecations, declared };
+    const typeCtx = { file, constants: values, definition: name, deprecations, declared, ...options };
     const deprecated = parseDeprecation(doc);
     if (deprecated) {
       deprecations.push({ ...deprecated, target: { kind: "definition", definition: name }, line: lineOf(statement) });

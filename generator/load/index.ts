@@ -16,9 +16,9 @@ import { readSurface } from "./surface.js";
  * surface and lifecycle derived from them. The result is checked before it is returned, so emitters
  * can trust it. Throws `GeneratorError` (with file and line) on anything it does not understand.
  */
-export function loadModel(schemaFile: string, options: { revision: string }): ProtocolModel {
+export function loadModel(schemaFile: string, options: { revision: string; integersByDefault?: boolean }): ProtocolModel {
   const opened = openSchema(schemaFile);
-  const { definitions, constants, deprecations } = readDeclarations(opened.sourceFile, schemaFile);
+  const { definitions, constants, deprecations } = readDeclarations(opened.sourceFile, schemaFile, options.integersByDefault === undefined ? {} : { integersByDefault: options.integersByDefault });
   resolveInheritance(definitions, schemaFile);
   const index = new ModelIndex({ definitions });
   const methods = readSurface(index, schemaFile);

@@ -17,6 +17,8 @@ export interface TypeContext {
   deprecations: Deprecation[];
   /** Every name the schema declares, so that a global such as `Date` is known to be the library's. */
   declared: ReadonlySet<string>;
+  /** Whether `number` means integer (the spec's schema convention; default) or any number (tools files). */
+  integersByDefault?: boolean;
 }
 
 export function fail(ctx: { file: string }, node: Node, message: string): never {
@@ -36,7 +38,7 @@ export function convertType(node: TsTypeNode, ctx: TypeContext, path: string[]):
     case SyntaxKind.StringKeyword:
       return { kind: "string", format: null };
     case SyntaxKind.NumberKeyword:
-      return { kind: "number", integer: NUMBERS_ARE_INTEGERS_BY_DEFAULT, minimum: null, maximum: null };
+      return { kind: "number", integer: ctx.integersByDefault ?? NUMBERS_ARE_INTEGERS_BY_DEFAULT, minimum: null, maximum: null };
     case SyntaxKind.BooleanKeyword:
       return { kind: "boolean" };
     case SyntaxKind.NullKeyword:
