@@ -128,6 +128,29 @@ describe("mcp-gen list", () => {
   });
 });
 
+describe("mcp-gen cache", () => {
+  it("shows where the cache is and what it holds, downloads and compiled code apart; --clear empties it", async () => {
+    const empty = await cli(["cache"]);
+    expect(empty).toEqual({ code: 0, stdout: `cache: ${cache} (MCP_GEN_CACHE_DIR)\n(empty)\n`, stderr: "" });
+    layout(join(cache, "spec"), ["draft"]);
+    writeFileSync(join(cache, "spec", "draft", ".mcp-gen-pin.json"), JSON.stringify({ commit: "d".repeat(40), files: {} }));
+    mkdirSync(join(cache, "v8"));
+    writeFileSync(join(cache, "v8", "code.bin"), "x".repeat(2048));
+    const shown = await cli(["cache"]);
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(`cache: ${cache} (MCP_GEN_CACHE_DIR)`);
+    expect(lines[1]).toMatch(/^KIND\s+NAME\s+COMMIT\s+SIZE\s+LAST USED$/);
+    expect(lines[2]).toMatch(new RegExp(`^download\\s+draft\\s+${"d".repeat(12)}\\s+\\d+ B\\s+\\d{4}-\\d{2}-\\d{2}$`));
+    expect(lines[3]).toMatch(/^compiled\s+code\.bin\s+-\s+2\.0 KB\s+\d{4}-\d{2}-\d{2}$/);
+    expect(lines[4]).toMatch(/^total .*; entries unused for 30 days are pruned after each generation$/);
+    const cleared = await cli(["cache", "--clear"]);
+    expect(cleared.code).toBe(0);
+    expect(expectOneLine(cleared.stderr)).toMatch(new RegExp(`^mcp-gen: cleared ${cache} \\(2 entries, `));
+    expect((await cli(["cache"])).stdout).toContain("(empty)");
+  });
+});
+
 describe("usage", () => {
   it("--help and --version print to stdout and exit 0", async () => {
     const help = await cli(["--help"]);

@@ -4,7 +4,7 @@
  * tells CI what a run would change without writing anything. In-process, on a small schema.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -117,6 +117,18 @@ describe("regeneration", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not mcp-gen output \(no \.mcp-gen\.json\); choose another --out/);
     expect(readdirSync(join(work, "src"))).toEqual(["app.ts"]);
+  });
+
+  it("prunes cache entries no run used for 30 days, after generating", async () => {
+    const v8 = join(work, "cache", "v8");
+    mkdirSync(v8, { recursive: true });
+    writeFileSync(join(v8, "stale.bin"), "old code");
+    const month = new Date(Date.now() - 31 * 86_400_000);
+    utimesSync(join(v8, "stale.bin"), month, month);
+    writeFileSync(join(v8, "fresh.bin"), "recent code");
+    expect((await generate()).code).toBe(0);
+    expect(existsSync(join(v8, "stale.bin"))).toBe(false);
+    expect(existsSync(join(v8, "fresh.bin"))).toBe(true);
   });
 
   it("the README names the upstream commit when the schema is the pinned copy", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { createHash } from "node:crypto";
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import { findProjectRoot, projectRoot } from "../generator/spec/project-root.js";
 import { readRevisions, validateRevisions } from "../generator/spec/revisions.js";
+import { SPEC_DIR } from "./helpers/spec.js";
 
 const repoRoot = resolve(import.meta.dirname, "..");
 const specDir = resolve(repoRoot, process.env.MCP_SPEC_DIR ?? "../shared/mcp-spec/schema");
@@ -119,5 +120,20 @@ describe("schema/revisions.json", () => {
   it("rejects revision names that could leave the cache folder", () => {
     const data = { ...good, revisions: { "../up": good.revisions["2025-06-18"] } };
     expect(errorOf(() => validateRevisions(data, "r.json")).message).toMatch(/revision name/);
+  });
+});
+
+describe.skipIf(!existsSync(join(SPEC_DIR, "draft", "schema.ts")))("schema/revisions.json", () => {
+  it("pins every revision, verified, to a commit whose files are byte for byte the spec copy's", () => {
+    const manifest = readRevisions();
+    expect(Object.keys(manifest.revisions).length).toBeGreaterThanOrEqual(6);
+    for (const [revision, entry] of Object.entries(manifest.revisions)) {
+      expect(entry.verified, revision).toBe(true);
+      expect(entry.commit, revision).toBe("b0f60ba5409db7a6582440a7b473cc0398890f15");
+      expect(entry.files, revision).toHaveProperty(["schema.ts"]);
+      for (const [path, digest] of Object.entries(entry.files)) {
+        expect(createHash("sha256").update(readFileSync(join(SPEC_DIR, revision, ...path.split("/")))).digest("hex"), `${revision}/${path}`).toBe(digest);
+      }
+    }
   });
 });
