@@ -1,12 +1,14 @@
 /**
  * The server the official conformance suite tests: every tool, resource and prompt its 2026-07-28
- * scenarios call, written against nothing but the generated 2026-07-28 output.
+ * and 2025-11-25 scenarios call, written once against the generated 2026-07-28 output of
+ * `mcp-gen --revision 2026-07-28 --legacy 2025-11-25,2025-06-18` (generated/dual): modern clients
+ * are served per request, initialize-era clients in sessions, by the same handlers.
  *
  *   node dist/examples/conformance-server.js --port 3000   # Streamable HTTP on 127.0.0.1:3000/mcp
  *   node dist/examples/conformance-server.js --stdio       # newline-delimited JSON on stdin/stdout
  */
-import { createServer, RpcError, type Handlers, type RequestContext } from "../generated/2026-07-28/index.js";
-import type * as T from "../generated/2026-07-28/index.js";
+import { createServer, RpcError, type Handlers, type RequestContext } from "../generated/dual/index.js";
+import type * as T from "../generated/dual/index.js";
 
 // A 1×1 transparent PNG and a 44-byte silent WAV: the smallest valid media of each kind.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -184,6 +186,96 @@ const TOOLS: Record<string, ToolDefinition> = {
     inputSchema: objectSchema({ region: { type: "string", "x-mcp-header": "Region" } }, ["region"]),
     run: (args) => ({ content: [text(`Region: ${String(args.region)}`)] }),
   },
+  // The 2025-11-25 scenarios' tools: written as modern handlers, served to initialize-era clients
+  // through real requests on their session.
+  test_tool_with_logging: {
+    description: "Logs three times at info level, 50 ms apart, then answers.",
+    run: async (_args, ctx) => {
+      for (const [i, message] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
+        if (i > 0) await sleep(50);
+        ctx.log("info", message);
+      }
+      return { content: [text("Logged three messages.")] };
+    },
+  },
+  test_trigger_resource_update: {
+    description: "Announces that a resource changed.",
+    inputSchema: objectSchema({ uri: { type: "string" } }, ["uri"]),
+    run: (args) => {
+      const sent = server.publish({ method: "notifications/resources/updated", params: { uri: String(args.uri ?? "") } });
+      return { content: [text(`resources/updated published to ${sent} subscriber(s).`)] };
+    },
+  },
+  test_sampling: {
+    description: "Asks the client's model to answer a prompt.",
+    inputSchema: objectSchema({ prompt: { type: "string" } }, ["prompt"]),
+    run: (args, ctx) => {
+      const sampled = ctx.inputResponses.sample as { content?: { text?: string } } | undefined;
+      if (ctx.inputError) return { isError: true, content: [text(`Sampling failed: ${ctx.inputError.message}`)] };
+      if (!sampled)
+        return ctx.inputRequired({
+          sample: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: String(args.prompt ?? "") } }], maxTokens: 100 } },
+        });
+      return { content: [text(`LLM response: ${sampled.content?.text ?? ""}`)] };
+    },
+  },
+  test_elicitation: {
+    description: "Asks the user for a username and an email address.",
+    inputSchema: objectSchema({ message: { type: "string" } }, ["message"]),
+    run: (args, ctx) => {
+      if (ctx.inputError) return { isError: true, content: [text(`Elicitation failed: ${ctx.inputError.message}`)] };
+      const answer = ctx.inputResponses.user as { action?: string; content?: unknown } | undefined;
+      if (!answer) {
+        const requestedSchema = {
+          type: "object" as const,
+          properties: { username: { type: "string" as const, description: "User's response" }, email: { type: "string" as const, description: "User's email address" } },
+          required: ["username", "email"],
+        };
+        return ctx.inputRequired({ user: { method: "elicitation/create", params: { mode: "form", message: String(args.message ?? ""), requestedSchema } } });
+      }
+      return { content: [text(`User response: action=${answer.action ?? ""}, content=${JSON.stringify(answer.content ?? {})}`)] };
+    },
+  },
+  test_elicitation_sep1034_defaults: {
+    description: "Asks for values of every primitive type, each with a default.",
+    run: (_args, ctx) => {
+      const answer = ctx.inputResponses.defaults as { action?: string; content?: unknown } | undefined;
+      if (!answer) {
+        const requestedSchema = {
+          type: "object" as const,
+          properties: {
+            name: { type: "string" as const, default: "John Doe" },
+            age: { type: "integer" as const, default: 30 },
+            score: { type: "number" as const, default: 95.5 },
+            status: { type: "string" as const, enum: ["active", "inactive", "pending"], default: "active" },
+            verified: { type: "boolean" as const, default: true },
+          },
+        };
+        return ctx.inputRequired({ defaults: { method: "elicitation/create", params: { mode: "form", message: "Confirm or change the defaults.", requestedSchema } } });
+      }
+      return { content: [text(`Elicitation completed: action=${answer.action ?? ""}, content=${JSON.stringify(answer.content ?? {})}`)] };
+    },
+  },
+  test_elicitation_sep1330_enums: {
+    description: "Asks for values of every enum schema form.",
+    run: (_args, ctx) => {
+      const answer = ctx.inputResponses.enums as { action?: string; content?: unknown } | undefined;
+      if (!answer) {
+        const requestedSchema = {
+          type: "object" as const,
+          properties: {
+            untitledSingle: { type: "string" as const, enum: ["option1", "option2", "option3"] },
+            titledSingle: { type: "string" as const, oneOf: [{ const: "value1", title: "First" }, { const: "value2", title: "Second" }] },
+            legacyEnum: { type: "string" as const, enum: ["opt1", "opt2"], enumNames: ["Option one", "Option two"] },
+            untitledMulti: { type: "array" as const, items: { type: "string" as const, enum: ["option1", "option2", "option3"] } },
+            titledMulti: { type: "array" as const, items: { anyOf: [{ const: "value1", title: "First" }, { const: "value2", title: "Second" }] } },
+          },
+        };
+        return ctx.inputRequired({ enums: { method: "elicitation/create", params: { mode: "form", message: "Pick from each list.", requestedSchema } } });
+      }
+      return { content: [text(`Elicitation completed: action=${answer.action ?? ""}, content=${JSON.stringify(answer.content ?? {})}`)] };
+    },
+  },
 };
 
 const RESOURCES: T.Resource[] = [
@@ -274,8 +366,9 @@ server = createServer({
   capabilities: {
     tools: { listChanged: true },
     prompts: { listChanged: true },
-    resources: {},
+    resources: { subscribe: true },
     completions: {},
+    logging: {},
   },
   handlers,
   cache: { ttlMs: 0, cacheScope: "private" },

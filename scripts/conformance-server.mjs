@@ -1,5 +1,6 @@
-// `npm run conformance:server`: starts the example fixture server (built from the generated 2026-07-28
-// output) on a free loopback port and runs the official conformance suite's server leg against it.
+// `npm run conformance:server`: starts the example fixture server (built from the dual-era generated
+// output) on a free loopback port and runs the official conformance suite's server leg against it,
+// once per requirement set (2026-07-28 and 2025-11-25), all against the same process.
 // The suite demands Node 22; it runs on tools/node22's binary while everything else stays on Node 20.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -37,55 +38,75 @@ await new Promise((ready, fail) => {
   fixture.on("exit", (code) => fail(new Error(`fixture exited with ${code}:\n${fixtureLog}`)));
 });
 
-const results = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-"));
+// One running process is tested for both eras: the current revision's requirements (per-request
+// `_meta`) and 2025-11-25's (initialize handshake, sessions), each run of the suite on its own.
+const REQUIREMENT_SETS = (process.env.MCP_CONFORMANCE_REQUIREMENTS ?? "2026-07-28,2025-11-25").split(",");
 let status = 0;
-let output = "";
+const totals = [];
 try {
-  output = execFileSync(
-    NODE22,
-    [SUITE, "server", "--url", `http://localhost:${port}/mcp`, "--requirements", "2026-07-28", "--timeout", "10000", "-o", results],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
-} catch (error) {
-  status = error.status ?? 1;
-  output = String(error.stdout ?? "");
+  for (const requirements of REQUIREMENT_SETS) {
+    const { code, passed, scored } = runSuite(requirements);
+    if (code !== 0) status = code;
+    totals.push(`conformance server (${requirements}): ${passed} of ${scored} scored scenarios passed`);
+  }
 } finally {
   fixture.kill("SIGTERM");
 }
-process.stdout.write(output);
+console.log(`\n${totals.join("\n")}`);
+process.exit(status);
 
-// The summary lists scored scenarios first, then a "Not scored" block; count the scored ones.
-// The summary lists every scenario run; the "Not scored" block after it names the unscored ones.
-const summary = output.slice(output.indexOf("=== SUMMARY ==="));
-const [listed = "", unscoredBlock = ""] = summary.split(/Not scored/);
-const unscoredNames = new Set(unscoredBlock.split("\n").map((l) => /^\s*[✓✗] (\S+)/.exec(l)?.[1]).filter(Boolean));
-const scored = listed.split("\n").filter((line) => /^[✓✗] /.test(line) && !unscoredNames.has(/^[✓✗] ([^:]+):/.exec(line)?.[1]));
+/** Unscored scenarios of a requirement set the server is held to all the same (a failed check fails the run). */
+const REQUIRED_UNSCORED = { "2026-07-28": ["http-header-validation", "http-custom-header-server-validation"] };
 
-// The suite prints scenario totals only; list every failed or warned check of a scored scenario.
-const problems = [];
-for (const dir of readdirSync(results)) {
-  const file = join(results, dir, "checks.json");
-  const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
-  if (!existsSync(file) || unscoredNames.has(scenario)) continue;
-  for (const check of JSON.parse(readFileSync(file, "utf8"))) {
-    if (check.status === "FAILURE" || check.status === "WARNING") problems.push(`${scenario}: ${check.status} ${check.id} ${(check.errorMessage ?? "").slice(0, 300)}`);
-  }
+/** The checks of each scenario run into `results`, by scenario name. */
+function checksOf(results) {
+  return readdirSync(results).flatMap((dir) => {
+    const file = join(results, dir, "checks.json");
+    const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+    return existsSync(file) ? [{ scenario, checks: JSON.parse(readFileSync(file, "utf8")) }] : [];
+  });
 }
-// Unscored scenarios the server is held to all the same (a failed check fails the run).
-const REQUIRED_UNSCORED = ["http-header-validation", "http-custom-header-server-validation"];
-const unscoredProblems = [];
-for (const dir of readdirSync(results)) {
-  const file = join(results, dir, "checks.json");
-  const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
-  if (!existsSync(file) || !REQUIRED_UNSCORED.includes(scenario)) continue;
-  for (const check of JSON.parse(readFileSync(file, "utf8"))) {
-    if (check.status !== "SUCCESS" && check.status !== "INFO") unscoredProblems.push(`${scenario}: ${check.status} ${check.id} ${check.name ?? ""} ${(check.errorMessage ?? "").slice(0, 300)}`);
+
+/** Runs the suite's server leg for one requirement set; prints its output and the problems of the scenarios that count. */
+function runSuite(requirements) {
+  const results = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-${requirements}-`));
+  let code = 0;
+  let output = "";
+  try {
+    output = execFileSync(
+      NODE22,
+      [SUITE, "server", "--url", `http://localhost:${port}/mcp`, "--requirements", requirements, "--timeout", "10000", "-o", results],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+    );
+  } catch (error) {
+    code = error.status ?? 1;
+    output = String(error.stdout ?? "");
   }
+  process.stdout.write(output);
+
+  // The summary lists every scenario run; the "Not scored" block after it names the unscored ones.
+  const summary = output.slice(output.indexOf("=== SUMMARY ==="));
+  const [listed = "", unscoredBlock = ""] = summary.split(/Not scored/);
+  const unscoredNames = new Set(unscoredBlock.split("\n").map((l) => /^\s*[✓✗] (\S+)/.exec(l)?.[1]).filter(Boolean));
+  const scored = listed.split("\n").filter((line) => /^[✓✗] /.test(line) && !unscoredNames.has(/^[✓✗] ([^:]+):/.exec(line)?.[1]));
+
+  // The suite prints scenario totals only; list every failed or warned check of a scored scenario.
+  const ran = checksOf(results);
+  const problems = ran
+    .filter((r) => !unscoredNames.has(r.scenario))
+    .flatMap((r) => r.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${r.scenario}: ${c.status} ${c.id} ${(c.errorMessage ?? "").slice(0, 300)}`));
+  if (problems.length > 0) console.log(`\nFailed or warned checks of scored scenarios (${requirements}):\n${problems.join("\n")}`);
+
+  const required = REQUIRED_UNSCORED[requirements] ?? [];
+  const unscoredProblems = ran
+    .filter((r) => required.includes(r.scenario))
+    .flatMap((r) => r.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO").map((c) => `${r.scenario}: ${c.status} ${c.id} ${c.name ?? ""} ${(c.errorMessage ?? "").slice(0, 300)}`));
+  const notRun = required.filter((name) => !ran.some((r) => r.scenario === name));
+  if (notRun.length > 0) unscoredProblems.push(`not run: ${notRun.join(", ")}`);
+  if (unscoredProblems.length > 0) console.log(`\nFailed checks of unscored scenarios the server must pass (${requirements}):\n${unscoredProblems.join("\n")}`);
+  else if (required.length > 0) console.log(`\nunscored scenarios held to passing: ${required.join(", ")}: every check passed`);
+
+  const passed = scored.filter((l) => l.startsWith("✓")).length;
+  console.log(`\nconformance server (${requirements}): ${passed} of ${scored.length} scored scenarios passed; results in ${results}`);
+  return { code: code !== 0 ? code : unscoredProblems.length > 0 ? 1 : 0, passed, scored: scored.length };
 }
-const ranRequired = REQUIRED_UNSCORED.filter((name) => readdirSync(results).some((dir) => dir.replace(/^server-/, "").startsWith(`${name}-2`)));
-if (ranRequired.length !== REQUIRED_UNSCORED.length) unscoredProblems.push(`not run: ${REQUIRED_UNSCORED.filter((n) => !ranRequired.includes(n)).join(", ")}`);
-if (problems.length > 0) console.log(`\nFailed or warned checks of scored scenarios:\n${problems.join("\n")}`);
-if (unscoredProblems.length > 0) console.log(`\nFailed checks of unscored scenarios the server must pass:\n${unscoredProblems.join("\n")}`);
-else console.log(`\nunscored scenarios held to passing: ${REQUIRED_UNSCORED.join(", ")}: every check passed`);
-console.log(`\nconformance server (2026-07-28): ${scored.filter((l) => l.startsWith("✓")).length} of ${scored.length} scored scenarios passed; results in ${results}`);
-process.exit(status !== 0 ? status : unscoredProblems.length > 0 ? 1 : 0);

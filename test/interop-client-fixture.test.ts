@@ -88,7 +88,7 @@ describe.each<Kind>(["stdio", "http"])("the generated client against the generat
     const discovered = await session.client.discover();
     expectValid("DiscoverResult", discovered);
     expect(discovered.supportedVersions).toEqual([REVISION]);
-    expect(discovered.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: {}, completions: {} });
+    expect(discovered.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} });
     expect(discovered._meta?.["io.modelcontextprotocol/serverInfo"]).toEqual(SERVER_INFO);
   });
 

@@ -134,7 +134,7 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getNegotiatedProtocolVersion()).toBe(REVISION);
     expect(client.getServerVersion()).toEqual(SERVER_INFO);
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: {}, completions: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} });
     expect(client.getDiscoverResult()?.supportedVersions).toEqual([REVISION]);
     if (kind === "http") {
       // The connection opened with server/discover (not initialize), carrying the per-request envelope.
@@ -153,7 +153,7 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     const discovered = await session.client.discover();
     expect(discovered).toMatchObject({
       supportedVersions: [REVISION],
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: {}, completions: {} },
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} },
       _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
     });
     const sent = session.sent.at(-1) as { method?: string; params?: { _meta?: Record<string, unknown> } };
@@ -164,8 +164,13 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
   it("lists the tools", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
-    for (const tool of tools.filter((t) => t.name !== "test_header_param")) expect(tool.inputSchema).toEqual({ type: "object", properties: {} });
-    // The one tool with an argument mirrored into a header keeps its annotation through the SDK.
+    // The tools of the 2025-11-25 scenarios take one required string each; the header tool's argument
+    // is mirrored into a header and keeps its annotation through the SDK; every other tool takes none.
+    const withArgument: Record<string, string> = { test_trigger_resource_update: "uri", test_sampling: "prompt", test_elicitation: "message" };
+    for (const tool of tools.filter((t) => t.name !== "test_header_param")) {
+      const argument = withArgument[tool.name];
+      expect(tool.inputSchema).toEqual(argument ? { type: "object", properties: { [argument]: { type: "string" } }, required: [argument] } : { type: "object", properties: {} });
+    }
     expect(tools.find((t) => t.name === "test_header_param")?.inputSchema).toEqual({
       type: "object",
       properties: { region: { type: "string", "x-mcp-header": "Region" } },

@@ -24,6 +24,8 @@ import { generatorVersion } from "./version.js";
  */
 export interface GenerateArgs {
   revisions: string[];
+  /** Initialize-era revisions the generated server also serves (`--legacy`). */
+  legacy?: string[] | undefined;
   all: boolean;
   out?: string | undefined;
   specDir?: string | undefined;
@@ -41,10 +43,14 @@ export interface GenerateArgs {
 export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
   if (args.check && (args.force || args.watch)) throw new UsageError("--check writes nothing: it goes with neither --force nor --watch");
   const revisions = selectRevisions(args, io);
+  const legacyRevisions = [...new Set(args.legacy ?? [])];
+  if (legacyRevisions.length > 0 && revisions.length !== 1) throw new UsageError("--legacy serves older clients from one server: give exactly one --revision");
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
+  const legacyLocated: ResolvedSchema[] = [];
+  for (const revision of legacyRevisions) legacyLocated.push(await resolveForCli(revision, args, io));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
-  const run = await revisionRunner(args, io, revisions.length);
+  const run = await revisionRunner(args, io, revisions.length, legacyLocated);
 
   if (args.check) {
     const changes: string[] = [];
@@ -61,10 +67,27 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
   if (args.watch) await watchSchemas(located, run.write, io);
 }
 
-/** Loads and emits one located revision, announcing it on one line; or lists what it would change. */
-async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
+/**
+ * Loads and emits one located revision, announcing it on one line; or lists what it would change.
+ * With `--legacy` revisions (loaded once, here), the server also serves them: each must be an
+ * initialize-era revision the generated one can bridge to (generator/ir/eras.ts).
+ */
+async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, legacyLocated: readonly ResolvedSchema[]) {
   const version = generatorVersion();
-  const [{ loadModel }, { emitRevision, checkRevision }] = await Promise.all([import("../load/index.js"), import("../emit/index.js")]);
+  const [{ loadModel }, { emitRevision, checkRevision }, { bridgeProblem }] = await Promise.all([
+    import("../load/index.js"),
+    import("../emit/index.js"),
+    import("../ir/eras.js"),
+  ]);
+  const legacy = legacyLocated.map((schema) => loadModel(schema.schemaFile, { revision: schema.revision }));
+  const load = (schema: ResolvedSchema): ProtocolModel => {
+    const model = loadModel(schema.schemaFile, { revision: schema.revision });
+    for (const old of legacy) {
+      const problem = bridgeProblem(model, old);
+      if (problem) throw new UsageError(problem);
+    }
+    return model;
+  };
   const optionsFor = (schema: ResolvedSchema, model: ProtocolModel) => {
     const outDir = outDirFor(schema.revision, args, count, io);
     return {
@@ -74,12 +97,13 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
       force: args.force === true,
       jsonSchema: args.jsonSchema,
+      ...(legacy.length > 0 ? { legacy } : {}),
     };
   };
   return {
     async write(schema: ResolvedSchema): Promise<void> {
       const started = performance.now();
-      const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
+      const model = load(schema);
       const options = optionsFor(schema, model);
       const written = await emitRevision(model, options);
       const ms = Math.round(performance.now() - started);
@@ -88,7 +112,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
       );
     },
     async check(schema: ResolvedSchema): Promise<string[]> {
-      const model: ProtocolModel = loadModel(schema.schemaFile, { revision: schema.revision });
+      const model = load(schema);
       const options = optionsFor(schema, model);
       const plan = await checkRevision(model, options);
       return plan.changes.map((c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`);
@@ -98,11 +122,13 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number) {
 
 /**
  * The command that makes this output again, as the user would type it from the same folder: the
- * revision, and `--out` and `--spec-dir` when they were given (MCP_SPEC_DIR is the user's
+ * revision, its `--legacy` revisions, and `--out` and `--spec-dir` when they were given (MCP_SPEC_DIR is the user's
  * environment, not part of the command).
  */
 function regenerateCommand(revision: string, outDir: string, args: GenerateArgs, io: CliIO): string {
   const words = ["mcp-gen", "--revision", revision];
+  const legacy = [...new Set(args.legacy ?? [])];
+  if (legacy.length > 0) words.push("--legacy", legacy.join(","));
   if (args.out !== undefined) words.push("--out", shellWord(displayPath(io, outDir)));
   if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
   if (args.jsonSchema) words.push("--json-schema", args.jsonSchema);

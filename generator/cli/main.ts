@@ -87,6 +87,12 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .option("revision", { ...revisions, alias: "r" })
           .option("all", { type: "boolean", describe: "every known revision (see mcp-gen list)" }) // no default: conflicts() would see one
           .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/<revision>; with several revisions, <out>/<revision>)" })
+          .option("legacy", {
+            type: "string",
+            array: true,
+            requiresArg: true,
+            describe: "initialize-era revisions the server also serves, comma-separated or repeated (e.g. 2025-11-25,2025-06-18; default: none, modern clients only)",
+          })
           .option("spec-dir", specDir)
           .option("offline", offline)
           .option("check", { type: "boolean", describe: "write nothing; exit 1 listing the files a run would change (for CI)" })
@@ -96,12 +102,14 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .conflicts("revision", "all")
           .example("$0 --revision 2026-07-28", "generate into generated/2026-07-28 (downloads the pinned spec if needed)")
           .example("$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema", "from a local spec checkout, into src/mcp")
-          .example("$0 -r 2026-07-28 --out src/mcp --check", "in CI: fail if src/mcp is not what the schema generates"),
+          .example("$0 -r 2026-07-28 --out src/mcp --check", "in CI: fail if src/mcp is not what the schema generates")
+          .example("$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18", "one server for 2026-07-28 that also serves initialize-era clients"),
       (a) => {
         job = (io) =>
           generate(
             {
               revisions: list(a.revision, "--revision"),
+              legacy: list(a.legacy, "--legacy").flatMap((r) => r.split(",").map((x) => x.trim()).filter(Boolean)),
               all: a.all === true,
               out: single(a.out, "--out"),
               specDir: single(a.specDir, "--spec-dir"),

@@ -31,6 +31,8 @@ export interface EmitContext {
   provenance?: Provenance;
   /** The JSON Schema engine adapter asked for at generation (`--json-schema`), if any. */
   jsonSchema?: JsonSchemaAdapter | undefined;
+  /** Initialize-era revisions the server also serves (`--legacy`); empty for one revision alone. */
+  legacy?: readonly ProtocolModel[];
 }
 
 export interface Provenance {
@@ -41,7 +43,8 @@ export interface Provenance {
 }
 
 /** The regenerate command of a context. */
-export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance">): string => ctx.provenance?.regenerate ?? `mcp-gen --revision ${ctx.model.revision}`;
+export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance" | "legacy">): string =>
+  ctx.provenance?.regenerate ?? `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}`;
 
 /** Renders `templates/<name>` with data. Templates lay files out; code inside comes from builders. */
 export function render(name: string, data: object): string {
@@ -65,6 +68,7 @@ export function header(ctx: EmitContext): string {
   return [
     `${GENERATED_MARK}${ctx.generatorVersion} from the MCP schema, revision ${model.revision}.`,
     `// schema.ts sha256: ${model.source.sha256}`,
+    ...(ctx.legacy ?? []).map((legacy) => `// Also serves initialize-era revision ${legacy.revision}; its schema.ts sha256: ${legacy.source.sha256}`),
     `// Do not edit: regenerate with \`${regenerateCommand(ctx)}\`.`,
   ].join("\n");
 }

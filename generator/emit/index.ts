@@ -25,6 +25,8 @@ export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, server
 export interface EmitOptions extends Provenance {
   outDir: string;
   generatorVersion: string;
+  /** Initialize-era revisions the server also serves (`--legacy`). */
+  legacy?: readonly ProtocolModel[];
   /** Overwrite generated files edited by hand. */
   force?: boolean;
   /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`). */
@@ -57,7 +59,7 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
     generator: `mcp-gen ${options.generatorVersion}`,
     revision: model.revision,
     schemaSha256: model.source.sha256,
-    regenerate: regenerateCommand({ model, provenance: options }),
+    regenerate: regenerateCommand({ model, provenance: options, ...(options.legacy ? { legacy: options.legacy } : {}) }),
   };
 }
 
@@ -65,11 +67,12 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
 export async function renderRevision(
   model: ProtocolModel,
   generatorVersion: string,
-  provenance: Provenance & { jsonSchema?: JsonSchemaAdapter | undefined } = {},
+  provenance: Provenance & { jsonSchema?: JsonSchemaAdapter | undefined; legacy?: readonly ProtocolModel[] | undefined } = {},
 ): Promise<GeneratedFile[]> {
   // Without a word on the source, the pinned commit when the schema is byte for byte its copy.
   const sourceCommit = provenance.sourceCommit !== undefined ? provenance.sourceCommit : pinnedCommitOf(model.revision, model.source.sha256);
   const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit }, jsonSchema: provenance.jsonSchema };
+  if (provenance.legacy?.length) ctx.legacy = provenance.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(

@@ -18,6 +18,14 @@ import {
   randomSecret,
   sealState,
 } from "./state.js";
+import {
+  bridgeInput,
+  legacyResult,
+  LegacySessions,
+  type LegacyCall,
+  type LegacyOptions,
+  type LegacyProtocol,
+} from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -96,6 +104,8 @@ export interface Protocol {
    * recognises such a handshake by it (no `_meta`, this param) and answers with the versions it supports.
    */
   handshakeVersionParam: string;
+  /** Initialize-era revisions this server also serves, newest first (empty: modern clients only). */
+  legacy: readonly LegacyProtocol[];
   /** `subscriptions/listen`: its method, and per filter key the notification it opts into and the capability flag it needs. */
   listen: {
     method: string;
@@ -153,6 +163,8 @@ export interface DispatcherOptions {
   log?: (message: string) => void;
   /** Called once per deprecated feature the first time it is used on the wire; default: a line on `log`. */
   onDeprecated?: (notice: string) => void;
+  /** Limits of the initialize-era sessions, for a server generated with legacy revisions. */
+  legacy?: LegacyOptions;
 }
 
 /** What a handler receives beside its params. */
@@ -171,6 +183,11 @@ export interface RequestContext {
   inputResponses: Record<string, unknown>;
   /** The state the handler sealed into its last `input_required` answer, verified; `undefined` on a first round. */
   state: unknown;
+  /**
+   * Why an input request of the last round got no answer (on an initialize-era session: the client
+   * answered with an error, did not answer in time, or the request was cancelled); else `undefined`.
+   */
+  inputError: RpcError | undefined;
   /** Throws MissingRequiredClientCapability unless the client declared every capability given. */
   requireCapabilities(capabilities: Record<string, unknown>): void;
   /** Sends a progress notification when the request asked for progress; otherwise does nothing. */
@@ -250,6 +267,8 @@ export class Dispatcher implements MessageHandler {
   /** Set by `close()`: a later `subscriptions/listen` is ended as soon as it is acknowledged. */
   private closed = false;
   readonly supportedVersions: readonly string[];
+  /** The initialize-era sessions, when the server was generated with legacy revisions. */
+  readonly legacy: LegacySessions | null;
 
   constructor(
     private readonly protocol: Protocol,
@@ -267,6 +286,39 @@ export class Dispatcher implements MessageHandler {
     this.serverMeta = protocol.meta.serverInfo
       ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) })
       : null;
+    const lifecycle = protocol.lifecycle;
+    this.legacy =
+      protocol.legacy.length > 0 && lifecycle.kind === "stateless"
+        ? new LegacySessions(
+            protocol.legacy,
+            {
+              protocolVersion: protocol.protocolVersion,
+              requestMeta: lifecycle,
+              logLevels: protocol.logLevels,
+              serverCapabilities: options.capabilities,
+              instructions: options.instructions,
+              identity: () => this.identity(),
+              serve: (request, params, meta, clientCapabilities, delivery, era) =>
+                this.serve(
+                  request,
+                  params,
+                  meta,
+                  protocol.protocolVersion,
+                  clientCapabilities,
+                  delivery,
+                  era,
+                ),
+              error: (id, code, message, data) => this.error(id, code, message, data),
+              log: (message) => this.log(message),
+            },
+            options.legacy,
+          )
+        : null;
+  }
+
+  /** A transport forgot a session: its legacy state goes too. */
+  endSession(session: Record<string, unknown>): void {
+    this.legacy?.end(session);
   }
 
   /** Made on first use: a server that never seals a state never loads node:crypto. */
@@ -286,7 +338,9 @@ export class Dispatcher implements MessageHandler {
         return { response: incoming.error, httpStatus: 400 };
       case "notification":
       case "response":
-        // Nothing to answer: cancellation reaches handlers through the transport's signal.
+        // Nothing to answer: cancellation reaches handlers through the transport's signal; a legacy
+        // session takes its handshake's completion and the client's answers to the server's requests.
+        this.legacy?.message(incoming.message as unknown as Record<string, unknown>, delivery);
         return { response: null, httpStatus: 202 };
       case "request":
         return this.handleRequest(incoming.message, delivery);
@@ -317,8 +371,10 @@ export class Dispatcher implements MessageHandler {
   /** Sends a notification to every open `subscriptions/listen` stream that opted into it. */
   publish(notification: { method: string; params?: Record<string, unknown> }): number {
     const listen = this.protocol.listen;
-    if (!listen) return 0;
     let sent = 0;
+    if (this.legacy && listen && this.declaredFor(notification.method, listen.filter))
+      sent += this.legacy.publish(notification);
+    if (!listen) return sent;
     for (const subscription of this.subscriptions) {
       if (!this.wants(subscription.filter, notification, listen.filter)) continue;
       subscription.delivery.notify(this.tagged(notification, subscription.id));
@@ -330,12 +386,21 @@ export class Dispatcher implements MessageHandler {
   /** Ends every open subscription gracefully (each gets its result) and stops accepting new ones. */
   close(): void {
     this.closed = true;
+    this.legacy?.close();
     for (const subscription of [...this.subscriptions]) {
       subscription.end({
         response: success(subscription.id, this.finish({}, false, subscription.id)),
         httpStatus: 200,
       });
     }
+  }
+
+  /** Whether the server declared the capability flag a subscribable notification needs. */
+  private declaredFor(method: string, table: NonNullable<Protocol["listen"]>["filter"]): boolean {
+    for (const entry of Object.values(table))
+      if (entry.notification === method && this.declares(entry.capability[0], entry.capability[1]))
+        return true;
+    return false;
   }
 
   private wants(
@@ -385,6 +450,21 @@ export class Dispatcher implements MessageHandler {
     if (deprecatedMethod !== undefined) this.reportDeprecated(deprecatedMethod);
 
     if (lifecycle.kind === "stateless") {
+      const legacy = this.legacy;
+      if (legacy) {
+        // Dual-era: a request without the modern version in `_meta` belongs to the initialize era when
+        // it is the handshake or comes on a legacy session; any other is a modern one missing its `_meta`.
+        const modern =
+          isRecord(params._meta) && params._meta[lifecycle.protocolVersionKey] !== undefined;
+        if (!modern && legacy.claims(request, delivery))
+          return legacy.request(request, params, delivery);
+        if (LegacySessions.of(delivery.session))
+          return this.error(
+            request.id,
+            ErrorCode.InvalidRequest,
+            "Invalid request: a request carrying its protocol version in _meta cannot use a session opened with initialize",
+          );
+      }
       if (!isRecord(params._meta)) {
         const handshake = params[protocol.handshakeVersionParam];
         // An initialize-era client has no way forward but the message it shows its user: name the
@@ -435,6 +515,16 @@ export class Dispatcher implements MessageHandler {
       protocolVersion = requested;
       if (request.method === lifecycle.discover)
         return this.answer(request, this.describe(requested), false);
+      if (
+        protocol.listen &&
+        request.method === protocol.listen.method &&
+        this.declaresAnySubscription()
+      ) {
+        const validate = own(protocol.methods, request.method)?.params;
+        const check = validate ? checkInput(validate, params) : undefined;
+        if (check && !check.ok) return this.invalidParams(request.id, check);
+        return this.listen(request, params, delivery);
+      }
     } else {
       const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
       if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
@@ -449,18 +539,23 @@ export class Dispatcher implements MessageHandler {
       if (request.method === protocol.ping && !own(this.handlers, request.method))
         return this.answer(request, {}, false);
     }
+    return this.serve(request, params, meta, protocolVersion, clientCapabilities, delivery, null);
+  }
 
-    if (
-      protocol.listen &&
-      request.method === protocol.listen.method &&
-      this.declaresAnySubscription()
-    ) {
-      const validate = own(protocol.methods, request.method)?.params;
-      const check = validate ? checkInput(validate, params) : undefined;
-      if (check && !check.ok) return this.invalidParams(request.id, check);
-      return this.listen(request, params, delivery);
-    }
-
+  /**
+   * Serves a request whose lifecycle checks passed through its handler: params checked, sealed state
+   * opened, the handler invoked, its answer completed. `era` describes a legacy session's request.
+   */
+  private serve(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    protocolVersion: string,
+    clientCapabilities: Record<string, unknown>,
+    delivery: Delivery,
+    era: LegacyCall | null,
+  ): Outcome | Promise<Outcome> {
+    const { protocol } = this;
     const spec = own(protocol.methods, request.method);
     const handler = own(this.handlers, request.method);
     if (
@@ -479,7 +574,7 @@ export class Dispatcher implements MessageHandler {
 
     let state: unknown;
     let asked: Record<string, string> | null = null;
-    if (spec.inputRequired && typeof params.requestState === "string") {
+    if (spec.inputRequired && era === null && typeof params.requestState === "string") {
       const opened = openState(params.requestState, {
         secret: this.secret,
         audience: this.audience(request.method, spec, params, delivery.principal),
@@ -496,7 +591,7 @@ export class Dispatcher implements MessageHandler {
       asked = payload.k ?? null;
     }
     let inputResponses: Record<string, unknown> = {};
-    if (spec.inputRequired && isRecord(params.inputResponses)) {
+    if (spec.inputRequired && era === null && isRecord(params.inputResponses)) {
       const validated = this.inputResponses(params.inputResponses, asked);
       if ("error" in validated)
         return this.error(request.id, ErrorCode.InvalidParams, validated.error, {
@@ -525,23 +620,93 @@ export class Dispatcher implements MessageHandler {
     // A synchronous answer is checked and returned at once; only a handler that returns a promise
     // costs the request promises of its own.
     if (!isThenable(answer))
-      return this.complete(request, spec, params, clientCapabilities, answer, delivery.principal);
-    return Promise.resolve(answer).then(
+      return this.complete(
+        request,
+        spec,
+        params,
+        clientCapabilities,
+        answer,
+        delivery.principal,
+        era,
+        handler,
+        ctx,
+      );
+    return this.then(request, Promise.resolve(answer), (value) =>
+      this.complete(
+        request,
+        spec,
+        params,
+        clientCapabilities,
+        value,
+        delivery.principal,
+        era,
+        handler,
+        ctx,
+      ),
+    );
+  }
+
+  /** Goes on with `next` once `pending` settles; whatever fails or escapes becomes the request's error answer. */
+  private then(
+    request: JsonRpcRequest,
+    pending: Promise<unknown>,
+    next: (value: unknown) => Outcome | Promise<Outcome>,
+  ): Promise<Outcome> {
+    return pending.then(
       (value) => {
         try {
-          return this.complete(
-            request,
-            spec,
-            params,
-            clientCapabilities,
-            value,
-            delivery.principal,
-          );
+          return next(value);
         } catch (error) {
           return this.escaped(request, error);
         }
       },
       (error: unknown) => this.handlerFailed(request, error),
+    );
+  }
+
+  /**
+   * A legacy session's request answered `input_required`: the input requests go to the client as
+   * requests of their own, and the handler runs again with the answers, until it has a result.
+   */
+  private legacyRounds(
+    request: JsonRpcRequest,
+    spec: MethodSpec,
+    params: Record<string, unknown>,
+    clientCapabilities: Record<string, unknown>,
+    era: LegacyCall,
+    handler: Handler,
+    ctx: Context,
+    answer: InputRequiredAnswer,
+  ): Promise<Outcome> {
+    const invoke = async (
+      inputResponses: Record<string, unknown>,
+      state: unknown,
+      inputError: RpcError | undefined,
+    ): Promise<unknown> => handler(params, ctx.again(inputResponses, state, inputError));
+    const rounds = bridgeInput(
+      this.legacy!,
+      era,
+      ctx.delivery,
+      answer,
+      invoke,
+      isInputRequired,
+      (missing) =>
+        new RpcError(this.protocol.errors.missingCapability, "Missing required client capability", {
+          requiredCapabilities: missing,
+        }),
+    );
+    return this.then(request, rounds, (final) =>
+      this.complete(
+        request,
+        spec,
+        params,
+        clientCapabilities,
+        final,
+        ctx.delivery.principal,
+        era,
+        handler,
+        ctx,
+      ),
     );
   }
 
@@ -563,12 +728,26 @@ export class Dispatcher implements MessageHandler {
     clientCapabilities: Record<string, unknown>,
     answer: unknown,
     principal: string | undefined,
-  ): Outcome {
+    era: LegacyCall | null = null,
+    handler?: Handler,
+    ctx?: Context,
+  ): Outcome | Promise<Outcome> {
     if (isInputRequired(answer)) {
       if (!spec.inputRequired) {
         this.log(`mcp-gen server: ${request.method} may not answer input_required`);
         return this.error(request.id, ErrorCode.InternalError, "Internal error");
       }
+      if (era && handler && ctx)
+        return this.legacyRounds(
+          request,
+          spec,
+          params,
+          clientCapabilities,
+          era,
+          handler,
+          ctx,
+          answer,
+        );
       return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer, principal);
     }
     if (!isRecord(answer)) {
@@ -577,7 +756,31 @@ export class Dispatcher implements MessageHandler {
       );
       return this.error(request.id, ErrorCode.InternalError, "Internal error");
     }
+    if (era) return this.legacyAnswer(request, answer, spec.cacheable, era);
     return this.answer(request, answer, spec.cacheable, spec.result);
+  }
+
+  /** A legacy session's result: completed as a modern one, put into the legacy shape, checked against the legacy schema. */
+  private legacyAnswer(
+    request: JsonRpcRequest,
+    result: Record<string, unknown>,
+    cacheable: boolean,
+    era: LegacyCall,
+  ): Outcome {
+    const shaped = legacyResult(era, this.finish(result, cacheable));
+    const check = era.method.result(shaped);
+    if (!check.ok) {
+      const first = check.errors?.[0];
+      this.log(
+        `mcp-gen server: ${request.method} returned a result that protocol ${era.protocol.protocolVersion} cannot carry, at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
+      );
+      return this.error(
+        request.id,
+        ErrorCode.InternalError,
+        "Internal error: the server produced an invalid result",
+      );
+    }
+    return { response: success(request.id, shaped), httpStatus: 200 };
   }
 
   private invalidParams(id: JsonRpcId, check: ReturnType<Validate>): Outcome {
@@ -890,13 +1093,15 @@ class Context implements RequestContext {
   readonly id: JsonRpcId;
   readonly clientInfo: unknown;
 
+  inputError: RpcError | undefined = undefined;
+
   constructor(
     private readonly protocol: Protocol,
-    request: JsonRpcRequest,
+    private readonly request: JsonRpcRequest,
     readonly meta: Record<string, unknown>,
     readonly protocolVersion: string,
     readonly clientCapabilities: Record<string, unknown>,
-    private readonly delivery: Delivery,
+    readonly delivery: Delivery,
     readonly inputResponses: Record<string, unknown>,
     readonly state: unknown,
     private readonly reportDeprecated: (notice: string) => void,
@@ -904,6 +1109,27 @@ class Context implements RequestContext {
     this.method = request.method;
     this.id = request.id;
     this.clientInfo = protocol.meta.clientInfo ? meta[protocol.meta.clientInfo] : undefined;
+  }
+
+  /** The context of the same request's next round (a legacy session's `input_required`, served in process). */
+  again(
+    inputResponses: Record<string, unknown>,
+    state: unknown,
+    inputError: RpcError | undefined,
+  ): Context {
+    const next = new Context(
+      this.protocol,
+      this.request,
+      this.meta,
+      this.protocolVersion,
+      this.clientCapabilities,
+      this.delivery,
+      inputResponses,
+      state,
+      this.reportDeprecated,
+    );
+    next.inputError = inputError;
+    return next;
   }
 
   /** Read lazily: a transport may make the signal only when someone asks for it. */

@@ -29,6 +29,7 @@ import type {
 import {
   isThenable,
   LazyAbort,
+  SESSION_SEND,
   type Delivery,
   type MessageHandler,
   type Outcome,
@@ -94,8 +95,12 @@ export interface HttpOptions extends AdmissionLimits {
   headerRules?: Partial<HeaderRules>;
   /** Interval of SSE keep-alive comments on open streams, in ms; default 15 000, 0 disables. */
   keepAliveMs?: number;
-  /** Sessions kept for stateful revisions (initialize handshake) before the oldest is forgotten. Default 10,000. */
+  /** Sessions kept for stateful revisions (initialize handshake) before the least recently used is forgotten. Default 10,000. */
   maxSessions?: number;
+  /** How long a session may go without a request before it is forgotten, in ms. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Events of a session's GET stream kept for a client resuming it with `Last-Event-ID`. Default 100. */
+  sessionReplayEvents?: number;
 }
 
 export interface ServeHttpOptions extends HttpOptions {
@@ -122,6 +127,8 @@ const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+const DEFAULT_REPLAY_EVENTS = 100;
 const DEFAULT_CLOSE_GRACE_MS = 1000;
 
 const SSE_HEADERS = {
@@ -213,7 +220,12 @@ export function createHttpHandler(
     retryAfter: String(options.retryAfterSeconds ?? 1),
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-    sessions: new SessionStore(options.maxSessions ?? DEFAULT_MAX_SESSIONS),
+    sessions: new SessionStore(
+      options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+      options.sessionReplayEvents ?? DEFAULT_REPLAY_EVENTS,
+      (record) => handler.endSession?.(record),
+    ),
     toolHeaders: new Map(),
     toolsListed: null,
     toolsKnown: false,
@@ -312,6 +324,12 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   }
   if (!(config.pathIsCanonical && req.url === config.path) && pathOf(req.url) !== config.path)
     return refuse(req, res, 404, ErrorCode.InvalidRequest, "Not found");
+  // A session's own requests: GET opens its stream of server-initiated messages, DELETE ends it.
+  if (
+    (req.method === "GET" || req.method === "DELETE") &&
+    req.headers["mcp-session-id"] !== undefined
+  )
+    return sessionRequest(config, req, res);
   if (req.method !== "POST") {
     return refuse(
       req,
@@ -352,8 +370,8 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   // an id the server does not know (any more) is answered 404, so the client starts a new one.
   const sessionId = req.headers["mcp-session-id"];
   let session: Record<string, unknown> | undefined;
-  if (typeof sessionId === "string") {
-    session = config.sessions.get(sessionId);
+  if (sessionId !== undefined) {
+    session = typeof sessionId === "string" ? config.sessions.get(sessionId) : undefined;
     if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
 
@@ -676,6 +694,11 @@ class Exchange extends LazyAbort implements Delivery {
     return checkHeaders(this.req.headers, request, rules, annotations);
   }
 
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+
   /** A notification POST has no response stream: what it notifies is dropped, with one warning. */
   dropNotification(notification: JsonRpcNotification): void {
     if (this.warned) return;
@@ -965,23 +988,146 @@ function pathOf(url: string | undefined): string | undefined {
 }
 
 /**
- * Sessions of stateful revisions, by id; the oldest are forgotten past a bound, so that clients
- * that never come back cannot grow the server without limit (a forgotten client gets 404 and
- * starts over, as the transport document prescribes).
+ * `GET` with `Mcp-Session-Id`: the session's stream of server-initiated messages (replaying what the
+ * client missed after `Last-Event-ID`); `DELETE`: the end of the session. An unknown id is 404.
+ */
+function sessionRequest(config: Config, req: IncomingMessage, res: ServerResponse): void {
+  const id = req.headers["mcp-session-id"];
+  const entry = typeof id === "string" ? config.sessions.entry(id) : undefined;
+  if (!entry || typeof id !== "string")
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  req.resume();
+  if (req.method === "DELETE") {
+    config.sessions.delete(id);
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  const accept = req.headers.accept;
+  if (accept !== undefined && !config.acceptance.of(accept).sse)
+    return refuse(
+      req,
+      res,
+      406,
+      ErrorCode.InvalidRequest,
+      "Not acceptable: Accept must allow text/event-stream",
+    );
+  const lastEventId = req.headers["last-event-id"];
+  entry.open(res, typeof lastEventId === "string" ? lastEventId : undefined, config.keepAliveMs);
+}
+
+/** One session: the dispatcher's record, when it was last used, its GET stream and the events kept for resumption. */
+class SessionEntry {
+  lastSeen = Date.now();
+  private stream: ServerResponse | null = null;
+  private keepAlive: ReturnType<typeof setInterval> | undefined = undefined;
+  /** The last events sent (or meant) for the GET stream, oldest first: bounded, for `Last-Event-ID`. */
+  private readonly events: Array<{ id: number; line: string }> = [];
+  private nextEvent = 1;
+
+  constructor(
+    readonly id: string,
+    readonly record: Record<string, unknown>,
+    private readonly replay: number,
+  ) {
+    (record as Record<symbol, unknown>)[SESSION_SEND] = (message: unknown) => this.send(message);
+  }
+
+  /** A server-initiated message: on the GET stream when one is open, and kept for a resuming client. */
+  send(message: unknown): void {
+    const line = serialize(message);
+    if (line === undefined) return;
+    const event = { id: this.nextEvent++, line };
+    this.events.push(event);
+    if (this.events.length > this.replay) this.events.shift();
+    if (this.stream && !this.stream.destroyed) this.write(this.stream, event);
+  }
+
+  open(res: ServerResponse, lastEventId: string | undefined, keepAliveMs: number): void {
+    // One stream per session: a new one replaces the old, which is ended.
+    this.close();
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    this.stream = res;
+    res.on("close", () => {
+      if (this.stream === res) this.close();
+    });
+    if (keepAliveMs > 0) {
+      this.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+      this.keepAlive.unref();
+    }
+    const after = lastEventId === undefined ? NaN : Number(lastEventId);
+    if (Number.isSafeInteger(after))
+      for (const event of this.events) if (event.id > after) this.write(res, event);
+  }
+
+  private write(res: ServerResponse, event: { id: number; line: string }): void {
+    res.write(`id: ${event.id}\n`);
+    writeEvent(res, event.line);
+  }
+
+  close(): void {
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+    const stream = this.stream;
+    this.stream = null;
+    if (stream && !stream.writableEnded) stream.end();
+  }
+}
+
+/**
+ * Sessions of stateful (and dual-era) servers, by id, least recently used first; one past the
+ * bound, or idle for too long, is forgotten, so that clients that never come back cannot grow the
+ * server without limit (a forgotten client gets 404 and starts over, as the transport document
+ * prescribes). The dispatcher is told of each session that ends.
  */
 class SessionStore {
-  private readonly sessions = new Map<string, Record<string, unknown>>();
+  private readonly sessions = new Map<string, SessionEntry>();
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly idleMs: number,
+    private readonly replay: number,
+    private readonly ended: (record: Record<string, unknown>) => void,
+  ) {}
 
   get(id: string): Record<string, unknown> | undefined {
-    return this.sessions.get(id);
+    return this.entry(id)?.record;
+  }
+
+  entry(id: string): SessionEntry | undefined {
+    this.sweep();
+    const entry = this.sessions.get(id);
+    if (!entry) return undefined;
+    entry.lastSeen = Date.now();
+    // Re-inserted: the map stays in order of last use, so the idle ones are first.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
+    return entry;
   }
 
   add(session: Record<string, unknown>): string {
+    this.sweep();
     const id = nodeCrypto().randomUUID();
-    this.sessions.set(id, session);
-    if (this.sessions.size > this.max) this.sessions.delete(this.sessions.keys().next().value!);
+    this.sessions.set(id, new SessionEntry(id, session, this.replay));
+    if (this.sessions.size > this.max) this.delete(this.sessions.keys().next().value!);
     return id;
+  }
+
+  delete(id: string): void {
+    const entry = this.sessions.get(id);
+    if (!entry) return;
+    this.sessions.delete(id);
+    entry.close();
+    this.ended(entry.record);
+  }
+
+  /** Forgets the sessions idle for longer than the limit (the oldest-used come first). */
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const entry of this.sessions.values()) {
+      if (entry.lastSeen >= cutoff) break;
+      this.delete(entry.id);
+    }
   }
 }

@@ -27,6 +27,7 @@ import {
 import {
   isThenable,
   LazyAbort,
+  SESSION_SEND,
   type Delivery,
   type MessageHandler,
   type Outcome,
@@ -201,8 +202,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   let drained: (() => void) | null = null;
   /** The signal for notifications and responses: aborted when the connection goes away. */
   const connection = new AbortController();
-  /** One stdio connection is one session. */
+  /** One stdio connection is one session; what the server sends outside any request goes to the output. */
   const session: Record<string, unknown> = {};
+  (session as Record<symbol, unknown>)[SESSION_SEND] = (message: JsonRpcMessage): void =>
+    void send(message);
 
   /**
    * One request, from the moment it is read until its response is written: the handler's view of
@@ -588,6 +591,11 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     writeReady();
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
 
+    try {
+      handler.endSession?.(session);
+    } catch (error) {
+      log(`ending the session failed: ${describe(error)}`);
+    }
     await flush();
     input.off("error", onInputError);
     output.off("drain", onDrain);

@@ -48,7 +48,16 @@ export interface Delivery {
     method: string;
     params: Record<string, unknown>;
   }): JsonRpcErrorObject | null;
+  /** A request header's value (HTTP; lower-case name), for the rules that read one directly. */
+  header?(name: string): string | undefined;
 }
+
+/**
+ * Where a transport keeps, in a session record, how to reach the client outside any request: over
+ * stdio the output, over HTTP the session's GET stream. A symbol, so that it is never taken for
+ * something the dispatcher stored.
+ */
+export const SESSION_SEND: unique symbol = Symbol("mcp session send");
 
 /** The dispatcher's answer to one incoming message. */
 export interface Outcome {
@@ -74,6 +83,8 @@ export interface MessageHandler {
   handleRequest?(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome>;
   /** Called by transports for diagnostics; the default writes to stderr. */
   log?(message: string): void;
+  /** Called by transports when a session ends (HTTP DELETE, idle or evicted; the end of a stdio connection). */
+  endSession?(session: Record<string, unknown>): void;
 }
 
 /** Whether a handler's answer is a promise (or another thenable) to wait for. */

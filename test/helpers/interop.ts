@@ -34,6 +34,12 @@ export const FIXTURE_TOOL_NAMES = [
   "test_input_required_result_tampered_state",
   "test_input_required_result_capabilities",
   "test_header_param",
+  "test_tool_with_logging",
+  "test_trigger_resource_update",
+  "test_sampling",
+  "test_elicitation",
+  "test_elicitation_sep1034_defaults",
+  "test_elicitation_sep1330_enums",
 ];
 
 /**

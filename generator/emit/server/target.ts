@@ -9,6 +9,9 @@ import { toolFacts } from "../client/target.js";
 import { ModelIndex } from "../../ir/query.js";
 import { featureFacts } from "../../ir/features.js";
 import { featureTypes } from "./feature-types.js";
+import { eraBridges, type EraBridge } from "../../ir/eras.js";
+import { validatorsTarget } from "../validators/target.js";
+import { typesTarget } from "../types/target.js";
 
 /** The runtime modules a generated server imports, copied verbatim. */
 const SERVER_RUNTIME = [
@@ -16,6 +19,7 @@ const SERVER_RUNTIME = [
   "transport.ts",
   "admission.ts",
   "state.ts",
+  "legacy.ts",
   "dispatch.ts",
   "stdio.ts",
   "http.ts",
@@ -32,7 +36,7 @@ const SERVER_RUNTIME = [
  */
 export const serverTarget: Target = {
   name: "server",
-  emit({ model }) {
+  emit({ model, generatorVersion, legacy = [] }) {
     const wire = wireFacts(model);
     // Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol
     // to serve (the small fixture schemas); every published revision has all three (test/output).
@@ -44,7 +48,8 @@ export const serverTarget: Target = {
       params: paramsType(request),
       result: resultType(request, wire),
     }));
-    const protocol = protocolLiteral(model, wire);
+    const bridges = eraBridges(model, legacy);
+    const protocol = protocolLiteral(model, wire, bridges);
     const defined = (name: string) => (model.definitions.some((d) => d.name === name) ? `T.${name}` : null);
     const content = render("server.ts.hbs", {
       handlers,
@@ -58,9 +63,14 @@ export const serverTarget: Target = {
       stdioOptions: wire.notifications.cancelled ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }` : "{}",
       infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
+      legacyImports: bridges.map((b) => ({ name: legacyModule(b), path: str(`./${legacyDir(b)}/validators.js`) })),
     });
     // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
-    return [{ path: "server.ts", content, entry: { platform: "node" }, description: "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)" }, ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+    return [
+      { path: "server.ts", content, entry: { platform: "node" }, description: "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)" },
+      ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
+      ...legacy.flatMap((old) => legacyFiles(old, generatorVersion)),
+    ];
   },
 };
 
@@ -99,8 +109,58 @@ function resultValidator(results: string[]): string {
 
 const json = (value: unknown): string => (value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value));
 
+/** Where a legacy revision's own types and validators go, beside the modern ones. */
+const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}`;
+/** The identifier under which `server.ts` imports a legacy revision's validators. */
+const legacyModule = (bridge: { revision: string }): string => `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`;
+
+/**
+ * A legacy revision's `types.ts` and `validators.ts`, emitted by the same targets as the modern
+ * ones, under `legacy/<revision>/`; they share the output's runtime.
+ */
+function legacyFiles(model: ProtocolModel, generatorVersion: string) {
+  const dir = legacyDir(model);
+  return [typesTarget, validatorsTarget].flatMap((target) =>
+    target.emit({ model, generatorVersion }).map((file) =>
+      // Not entry points: the index re-exports the modern revision's modules only.
+      file.path.startsWith("runtime/")
+        ? { path: file.path, content: file.content }
+        : {
+            path: `${dir}/${file.path}`,
+            content: file.content.replaceAll('from "./runtime/', 'from "../../runtime/'),
+            description: `initialize-era revision ${model.revision}'s ${target.name}, for the legacy sessions of the server (their results are checked against them)`,
+          },
+    ),
+  );
+}
+
+/** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
+function legacyLiteral(bridge: EraBridge): string {
+  const v = (name: string) => `checked(${legacyModule(bridge)}.is${name}, ${legacyModule(bridge)}.validate${name})`;
+  const results = (names: string[]) => (names.length === 0 ? "() => VALID" : names.length === 1 ? v(names[0]!) : `anyOf(${names.map(v).join(", ")})`);
+  const methods = bridge.shared.map((m) => `${str(m.method)}: { result: ${results(m.results)}, drop: ${JSON.stringify(m.drop)} }`).join(",\n");
+  const serverRequests = bridge.serverRequests.map((r) => `${str(r.method)}: { capability: ${str(r.capability)}, response: ${results(r.results)} }`).join(",\n");
+  return `{
+    revision: ${str(bridge.revision)},
+    protocolVersion: ${str(bridge.protocolVersion)},
+    initialize: ${str(bridge.initialize)},
+    initialized: ${json(bridge.initialized)},
+    initializeResult: ${bridge.initializeResult ? v(bridge.initializeResult) : "() => VALID"},
+    methods: {\n${methods}\n},
+    ping: ${json(bridge.ping)},
+    setLevel: ${JSON.stringify(bridge.setLevel)},
+    subscribe: ${JSON.stringify(bridge.subscribe)},
+    serverRequests: {\n${serverRequests}\n},
+    notifications: ${JSON.stringify(bridge.notifications)},
+    metaKeys: ${JSON.stringify(bridge.metaKeys)},
+    cancelled: ${json(bridge.cancelled)},
+    message: ${json(bridge.message)},
+    progress: ${json(bridge.progress)},
+  }`;
+}
+
 /** The `Protocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
+function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBridge[]): string {
   const { lifecycle } = model;
   const methods = wire.requests
     .map(
@@ -135,6 +195,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts): string {
   notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
   handshakeVersionParam: ${str(PROTOCOL_VERSION_FIELD)},
+  legacy: [${bridges.map(legacyLiteral).join(", ")}],
   deprecated: ${deprecatedOnTheWire(model)},
   listen: ${listen},
 }`;

@@ -1,0 +1,656 @@
+/**
+ * The initialize era, served by a stateless (per-request `_meta`) server: a legacy client opens a
+ * session with its handshake, and its requests are then answered by the same handlers as modern
+ * ones, their params given the `_meta` the session stands for and their results put back into the
+ * legacy shape. Everything revision-specific comes from a `LegacyProtocol` the generator derives
+ * from the legacy revision's schema and the diff between the two. Revision-independent; copied
+ * verbatim into generated output.
+ */
+import { ErrorCode, RpcError, success } from "./jsonrpc.js";
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+} from "./jsonrpc.js";
+import { SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
+
+type Validate = (value: unknown) => {
+  ok: boolean;
+  errors?: ReadonlyArray<{ path: string; message: string }>;
+};
+
+/** One legacy revision, as the generator derived it (see `generator/ir/eras.ts`). */
+export interface LegacyProtocol {
+  revision: string;
+  protocolVersion: string;
+  initialize: string;
+  initialized: string | null;
+  initializeResult: Validate;
+  /** Requests served by the modern handler of the same method: the legacy result's validator, and the modern fields the legacy result lacks. */
+  methods: Readonly<Record<string, { result: Validate; drop: readonly string[] }>>;
+  ping: string | null;
+  setLevel: { method: string; param: string; capability: string } | null;
+  subscribe: {
+    method: string;
+    unsubscribe: string;
+    notification: string;
+    capability: readonly [string, string];
+  } | null;
+  /** Modern input requests sent as requests of their own on a legacy session, with the capability each needs. */
+  serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
+  /** Server notifications the legacy revision has. */
+  notifications: readonly string[];
+  /** `_meta` keys by role: the modern key and the legacy one (`null`: the legacy revision has none). */
+  metaKeys: ReadonlyArray<{ role: string; modern: string; legacy: string | null }>;
+  cancelled: string | null;
+  message: string | null;
+  progress: string | null;
+}
+
+export interface LegacyOptions {
+  /** Legacy sessions kept at once; past it the least recently used one is ended. Default 10,000. */
+  maxSessions?: number;
+  /** How long a request to the client (elicitation, sampling, roots) may go unanswered. Default 60 s. */
+  inputTimeoutMs?: number;
+  /** Rounds of `input_required` one legacy request may take. Default 8. */
+  maxInputRounds?: number;
+  /** Resources one session may subscribe to. Default 1,000. */
+  maxSubscriptions?: number;
+}
+
+/** What the dispatcher lends the legacy side: the modern serving path and the server's description. */
+export interface LegacyHost {
+  readonly protocolVersion: string;
+  readonly requestMeta: { protocolVersionKey: string; clientCapabilitiesKey: string };
+  readonly logLevels: readonly string[];
+  readonly serverCapabilities: Record<string, unknown>;
+  identity(): Record<string, unknown>;
+  readonly instructions: string | undefined;
+  /** Serves a request through the modern handler, as `era` describes, and answers in the legacy shape. */
+  serve(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    clientCapabilities: Record<string, unknown>,
+    delivery: Delivery,
+    era: LegacyCall,
+  ): Outcome | Promise<Outcome>;
+  error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome;
+  log(message: string): void;
+}
+
+/** What the modern serving path needs to answer one legacy request. */
+export interface LegacyCall {
+  protocol: LegacyProtocol;
+  session: LegacySession;
+  method: { result: Validate; drop: readonly string[] };
+}
+
+/** Where a legacy session lives in the transport's session record. */
+const SESSION_KEY = "legacy";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A legacy session's answer to a request of the server's, or why there is none. */
+type Pending = {
+  resolve(value: unknown): void;
+  reject(error: RpcError): void;
+};
+
+/** One legacy client's session: what it declared in its handshake and what it asked for since. */
+export class LegacySession {
+  initialized = false;
+  logLevel: string | null = null;
+  readonly subscriptions = new Set<string>();
+  /** Requests sent to the client, by id, until answered. */
+  readonly pending = new Map<JsonRpcId, Pending>();
+  private nextId = 0;
+  ended = false;
+
+  constructor(
+    readonly protocol: LegacyProtocol,
+    readonly clientCapabilities: Record<string, unknown>,
+    readonly clientInfo: unknown,
+    /** The transport's session record (its `SESSION_SEND` reaches the client outside any request). */
+    readonly record: Record<string | symbol, unknown>,
+  ) {}
+
+  /** Sends a message outside any request (list changes, resource updates); false when there is nowhere to send it. */
+  push(message: JsonRpcNotification): boolean {
+    const send = this.record[SESSION_SEND];
+    if (typeof send !== "function") return false;
+    (send as (message: JsonRpcNotification) => void)(message);
+    return true;
+  }
+
+  /**
+   * Sends a request to the client on `delivery` (over HTTP, the stream of the request being
+   * answered) and waits for its answer, at most `timeoutMs`, or until `signal` aborts.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    if (this.ended)
+      return Promise.reject(new RpcError(ErrorCode.InternalError, "The session ended"));
+    const id = `mcp-gen-${++this.nextId}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        this.pending.delete(id);
+      };
+      const onAbort = (): void => {
+        settle();
+        this.cancel(id, delivery, "The request was cancelled");
+        reject(
+          new RpcError(
+            ErrorCode.InternalError,
+            `${method}: the request was cancelled before the client answered`,
+          ),
+        );
+      };
+      const timer = setTimeout(() => {
+        settle();
+        this.cancel(id, delivery, "Timed out");
+        reject(
+          new RpcError(
+            ErrorCode.InternalError,
+            `${method}: the client did not answer within ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
+      timer.unref?.();
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      // A request rides the same channel as the request's notifications (stdout, or its SSE stream).
+      delivery.notify({ jsonrpc: "2.0", id, method, params } as unknown as JsonRpcNotification);
+    });
+  }
+
+  /** The client's answer to one of the server's requests. */
+  answered(message: Record<string, unknown>): boolean {
+    const id = message.id as JsonRpcId;
+    const pending = this.pending.get(id);
+    if (!pending) return false;
+    if (isRecord(message.error)) {
+      const error = message.error as unknown as JsonRpcErrorObject;
+      pending.reject(
+        new RpcError(
+          typeof error.code === "number" ? error.code : ErrorCode.InternalError,
+          `The client answered with an error: ${String(error.message)}`,
+          error.data,
+        ),
+      );
+    } else pending.resolve(message.result);
+    return true;
+  }
+
+  private cancel(id: JsonRpcId, delivery: Delivery, reason: string): void {
+    if (!this.protocol.cancelled) return;
+    delivery.notify({
+      jsonrpc: "2.0",
+      method: this.protocol.cancelled,
+      params: { requestId: id, reason },
+    });
+  }
+
+  /** Ends the session: requests still waiting for the client fail. */
+  end(): void {
+    this.ended = true;
+    for (const pending of [...this.pending.values()])
+      pending.reject(
+        new RpcError(ErrorCode.InternalError, "The session ended before the client answered"),
+      );
+    this.pending.clear();
+    this.subscriptions.clear();
+  }
+}
+
+/** The legacy sessions of one server, and how a message without modern `_meta` is served. */
+export class LegacySessions {
+  /** Open sessions, least recently used first (a Map keeps insertion order; use re-inserts). */
+  private readonly sessions = new Map<LegacySession, true>();
+  private readonly byInitialize = new Map<string, LegacyProtocol[]>();
+  readonly maxSessions: number;
+  readonly inputTimeoutMs: number;
+  readonly maxInputRounds: number;
+  readonly maxSubscriptions: number;
+
+  constructor(
+    /** Newest protocol version first. */
+    readonly protocols: readonly LegacyProtocol[],
+    private readonly host: LegacyHost,
+    options: LegacyOptions = {},
+  ) {
+    for (const protocol of protocols) {
+      const list = this.byInitialize.get(protocol.initialize) ?? [];
+      list.push(protocol);
+      this.byInitialize.set(protocol.initialize, list);
+    }
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
+    this.maxInputRounds = options.maxInputRounds ?? 8;
+    this.maxSubscriptions = options.maxSubscriptions ?? 1_000;
+  }
+
+  /** The protocol versions a legacy handshake may agree on, newest first. */
+  get versions(): string[] {
+    return this.protocols.map((p) => p.protocolVersion);
+  }
+
+  /** How many sessions are open. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  static of(record: Record<string, unknown> | undefined): LegacySession | undefined {
+    const session = record?.[SESSION_KEY];
+    return session instanceof LegacySession ? session : undefined;
+  }
+
+  /** Whether a request without modern `_meta` is the legacy side's: a handshake, or a request on a legacy session. */
+  claims(request: JsonRpcRequest, delivery: Delivery): boolean {
+    return (
+      this.byInitialize.has(request.method) || LegacySessions.of(delivery.session) !== undefined
+    );
+  }
+
+  /** A request without modern `_meta`: the handshake, a session's own requests, or one served by a handler. */
+  request(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome | Promise<Outcome> {
+    const { host } = this;
+    const record = delivery.session;
+    const session = LegacySessions.of(record);
+    if (this.byInitialize.has(request.method)) return this.initialize(request, params, delivery);
+    if (!session || session.ended)
+      return host.error(
+        request.id,
+        ErrorCode.InvalidRequest,
+        `Invalid request: no session; send ${[...this.byInitialize.keys()].join(" or ")} first, or carry the protocol version in params._meta`,
+      );
+    this.touch(session);
+    const protocol = session.protocol;
+    const header = delivery.header?.("mcp-protocol-version");
+    if (header !== undefined && header !== protocol.protocolVersion)
+      return host.error(
+        request.id,
+        ErrorCode.InvalidRequest,
+        `Invalid request: MCP-Protocol-Version header ${header} is not this session's version ${protocol.protocolVersion}`,
+      );
+    if (request.method === protocol.ping) return ok(request.id);
+    if (protocol.setLevel && request.method === protocol.setLevel.method) {
+      const level = params[protocol.setLevel.param];
+      if (host.serverCapabilities[protocol.setLevel.capability] === undefined)
+        return notFound(host, request);
+      if (typeof level !== "string" || !host.logLevels.includes(level))
+        return host.error(
+          request.id,
+          ErrorCode.InvalidParams,
+          `Invalid params: /${protocol.setLevel.param} must be one of ${host.logLevels.join(", ")}`,
+        );
+      session.logLevel = level;
+      return ok(request.id);
+    }
+    const subscribe = protocol.subscribe;
+    if (
+      subscribe &&
+      (request.method === subscribe.method || request.method === subscribe.unsubscribe)
+    ) {
+      const declared = host.serverCapabilities[subscribe.capability[0]];
+      if (!isRecord(declared) || declared[subscribe.capability[1]] !== true)
+        return notFound(host, request);
+      const uri = params.uri;
+      if (typeof uri !== "string")
+        return host.error(
+          request.id,
+          ErrorCode.InvalidParams,
+          "Invalid params: /uri must be a string",
+        );
+      if (request.method === subscribe.unsubscribe) session.subscriptions.delete(uri);
+      else {
+        if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.maxSubscriptions)
+          return host.error(
+            request.id,
+            ErrorCode.InvalidRequest,
+            `Invalid request: a session may subscribe to at most ${this.maxSubscriptions} resources`,
+          );
+        session.subscriptions.add(uri);
+      }
+      return ok(request.id);
+    }
+    const method = protocol.methods[request.method];
+    if (!method) return notFound(host, request);
+    const meta = this.modernMeta(session, params._meta);
+    return host.serve(
+      request,
+      { ...params, _meta: meta },
+      meta,
+      session.clientCapabilities,
+      new LegacyDelivery(delivery, session),
+      { protocol, session, method },
+    );
+  }
+
+  /** A notification or response without modern `_meta`, on a legacy session; true when it was one of ours. */
+  message(message: Record<string, unknown>, delivery: Delivery): boolean {
+    const session = LegacySessions.of(delivery.session);
+    if (!session) return false;
+    if (typeof message.method !== "string") return session.answered(message);
+    if (message.method === session.protocol.initialized) session.initialized = true;
+    return true;
+  }
+
+  /** Ends a session the transport forgets (DELETE, idle, eviction, end of input). */
+  end(record: Record<string, unknown>): void {
+    const session = LegacySessions.of(record);
+    if (!session) return;
+    session.end();
+    this.sessions.delete(session);
+  }
+
+  /** Ends every session (server shutdown). */
+  close(): void {
+    for (const session of this.sessions.keys()) session.end();
+    this.sessions.clear();
+  }
+
+  /**
+   * Sends a modern notification to the legacy sessions it concerns: a subscribed resource's update
+   * to the sessions subscribed to it, other list changes to every session whose revision has them.
+   */
+  publish(notification: { method: string; params?: Record<string, unknown> }): number {
+    let sent = 0;
+    for (const session of this.sessions.keys()) {
+      const { protocol } = session;
+      if (!protocol.notifications.includes(notification.method)) continue;
+      if (protocol.subscribe?.notification === notification.method) {
+        const uri = notification.params?.uri;
+        if (typeof uri !== "string" || !session.subscriptions.has(uri)) continue;
+      }
+      const params = this.legacyParams(protocol, notification.params);
+      const message: JsonRpcNotification = params
+        ? { jsonrpc: "2.0", method: notification.method, params }
+        : { jsonrpc: "2.0", method: notification.method };
+      if (session.push(message)) sent++;
+    }
+    return sent;
+  }
+
+  /** A modern notification's params with the `_meta` keys the legacy revision lacks removed. */
+  legacyParams(
+    protocol: LegacyProtocol,
+    params: Record<string, unknown> | undefined,
+  ): Record<string, unknown> | undefined {
+    if (!params || !isRecord(params._meta)) return params;
+    return { ...params, _meta: legacyMeta(protocol, params._meta) };
+  }
+
+  private initialize(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome {
+    const { host } = this;
+    const record = delivery.session;
+    if (!record)
+      return host.error(
+        request.id,
+        ErrorCode.InvalidRequest,
+        "Invalid request: this transport keeps no sessions",
+      );
+    if (LegacySessions.of(record))
+      return host.error(
+        request.id,
+        ErrorCode.InvalidRequest,
+        "Invalid request: the session is already initialized",
+      );
+    const requested = params.protocolVersion;
+    const capabilities = params.capabilities;
+    if (typeof requested !== "string" || !isRecord(capabilities))
+      return host.error(
+        request.id,
+        ErrorCode.InvalidParams,
+        "Invalid params: protocolVersion (a string) and capabilities (an object) are required",
+      );
+    // The client's version when this server has it, else the newest it has (the client decides whether to go on).
+    const candidates = this.byInitialize.get(request.method)!;
+    const protocol = candidates.find((p) => p.protocolVersion === requested) ?? candidates[0]!;
+    const result: Record<string, unknown> = {
+      protocolVersion: protocol.protocolVersion,
+      capabilities: host.serverCapabilities,
+      serverInfo: host.identity(),
+    };
+    if (host.instructions !== undefined) result.instructions = host.instructions;
+    const check = protocol.initializeResult(result);
+    if (!check.ok) {
+      const first = check.errors?.[0];
+      host.log(
+        `mcp-gen server: the ${protocol.revision} handshake result is invalid at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
+      );
+      return host.error(
+        request.id,
+        ErrorCode.InternalError,
+        "Internal error: the server produced an invalid result",
+      );
+    }
+    const session = new LegacySession(protocol, capabilities, params.clientInfo, record);
+    record[SESSION_KEY] = session;
+    this.sessions.set(session, true);
+    // Bounded: past the limit the least recently used session is ended (its client gets "no session" and starts over).
+    if (this.sessions.size > this.maxSessions) {
+      const oldest = this.sessions.keys().next().value!;
+      oldest.end();
+      this.sessions.delete(oldest);
+      delete oldest.record[SESSION_KEY];
+    }
+    return { response: success(request.id, result), httpStatus: 200 };
+  }
+
+  private touch(session: LegacySession): void {
+    this.sessions.delete(session);
+    this.sessions.set(session, true);
+  }
+
+  /** The modern `_meta` a legacy request stands for: the session's version, capabilities and log level, and the request's own keys renamed. */
+  private modernMeta(session: LegacySession, sent: unknown): Record<string, unknown> {
+    const { host } = this;
+    const meta: Record<string, unknown> = {};
+    const legacy = isRecord(sent) ? sent : {};
+    for (const key of session.protocol.metaKeys) {
+      if (key.legacy !== null && legacy[key.legacy] !== undefined)
+        meta[key.modern] = legacy[key.legacy];
+      else if (key.role === "clientInfo" && session.clientInfo !== undefined)
+        meta[key.modern] = session.clientInfo;
+      else if (key.role === "logLevel" && session.logLevel !== null)
+        meta[key.modern] = session.logLevel;
+    }
+    meta[host.requestMeta.protocolVersionKey] = host.protocolVersion;
+    meta[host.requestMeta.clientCapabilitiesKey] = session.clientCapabilities;
+    return meta;
+  }
+}
+
+/** A result's `_meta` with the keys the legacy revision lacks removed (and renamed where it has them under another name). */
+export function legacyMeta(
+  protocol: LegacyProtocol,
+  meta: Record<string, unknown>,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = { ...meta };
+  for (const key of protocol.metaKeys) {
+    if (!(key.modern in kept)) continue;
+    const value = kept[key.modern];
+    delete kept[key.modern];
+    if (key.legacy !== null) kept[key.legacy] = value;
+  }
+  return kept;
+}
+
+/**
+ * A modern result put into the legacy shape: the fields the legacy revision lacks dropped, and the
+ * `_meta` keys it lacks removed (an empty `_meta` left out).
+ */
+export function legacyResult(
+  call: LegacyCall,
+  result: Record<string, unknown>,
+): Record<string, unknown> {
+  const shaped: Record<string, unknown> = Object.assign({}, result);
+  for (const field of call.method.drop) delete shaped[field];
+  if (isRecord(shaped._meta)) {
+    const meta = legacyMeta(call.protocol, shaped._meta);
+    if (Object.keys(meta).length === 0) delete shaped._meta;
+    else shaped._meta = meta;
+  }
+  return shaped;
+}
+
+/**
+ * What a handler's request sees of its transport on a legacy session: its notifications are those
+ * of the legacy revision (others are dropped), with the legacy `_meta` keys.
+ */
+class LegacyDelivery implements Delivery {
+  constructor(
+    private readonly inner: Delivery,
+    private readonly legacySession: LegacySession,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.inner.signal;
+  }
+
+  get session(): Record<string, unknown> {
+    return this.legacySession.record as Record<string, unknown>;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    const { protocol } = this.legacySession;
+    if (!protocol.notifications.includes(notification.method)) return;
+    const params = notification.params;
+    if (isRecord(params) && isRecord(params._meta))
+      this.inner.notify({
+        ...notification,
+        params: { ...params, _meta: legacyMeta(protocol, params._meta) },
+      });
+    else this.inner.notify(notification);
+  }
+
+  /** Where a request to the client goes: the underlying transport, as it is. */
+  get raw(): Delivery {
+    return this.inner;
+  }
+}
+
+/**
+ * Serves a modern handler's `input_required` answers to a legacy client: each input request is sent
+ * as a request of its own on the session, and the handler is invoked again with the answers and its
+ * state, until it answers with a result. A request the client does not answer (an error, a timeout,
+ * cancellation) is handed to the handler as `inputError`, with the answers that did come; a handler
+ * that asks again for what failed gets that error as its request's answer.
+ */
+export async function bridgeInput(
+  sessions: LegacySessions,
+  call: LegacyCall,
+  delivery: Delivery,
+  first: {
+    inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>;
+    state: unknown;
+  },
+  invoke: (
+    inputResponses: Record<string, unknown>,
+    state: unknown,
+    inputError: RpcError | undefined,
+  ) => Promise<unknown>,
+  isInputRequired: (answer: unknown) => answer is typeof first,
+  missingCapability: (missing: Record<string, unknown>) => RpcError,
+): Promise<unknown> {
+  const { session } = call;
+  const raw = delivery instanceof LegacyDelivery ? delivery.raw : delivery;
+  let asked = first;
+  let failed: { error: RpcError; keys: Set<string> } | undefined;
+  for (let round = 0; round < sessions.maxInputRounds; round++) {
+    const missing: Record<string, unknown> = {};
+    for (const input of Object.values(asked.inputRequests)) {
+      const known = call.protocol.serverRequests[input.method];
+      if (!known)
+        throw new RpcError(
+          ErrorCode.InternalError,
+          `Internal error: ${input.method} has no form in protocol ${call.protocol.protocolVersion}`,
+        );
+      if (session.clientCapabilities[known.capability] === undefined)
+        missing[known.capability] = {};
+    }
+    if (Object.keys(missing).length > 0) throw missingCapability(missing);
+    if (failed && Object.keys(asked.inputRequests).some((key) => failed!.keys.has(key)))
+      throw failed.error;
+    const responses: Record<string, unknown> = {};
+    let error: RpcError | undefined;
+    const keys = new Set<string>();
+    await Promise.all(
+      Object.entries(asked.inputRequests).map(async ([key, input]) => {
+        try {
+          const answer = await session.request(
+            input.method,
+            input.params ?? {},
+            raw,
+            sessions.inputTimeoutMs,
+            delivery.signal,
+          );
+          const check = call.protocol.serverRequests[input.method]!.response(answer);
+          if (!check.ok) {
+            const first = check.errors?.[0];
+            throw new RpcError(
+              ErrorCode.InvalidParams,
+              `The client's answer to ${input.method} is invalid at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
+            );
+          }
+          Object.defineProperty(responses, key, {
+            value: answer,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } catch (caught) {
+          error ??=
+            caught instanceof RpcError
+              ? caught
+              : new RpcError(ErrorCode.InternalError, String(caught));
+          keys.add(key);
+        }
+      }),
+    );
+    failed = error ? { error, keys } : undefined;
+    const answer = await invoke(responses, asked.state, error);
+    if (!isInputRequired(answer)) return answer;
+    asked = answer;
+  }
+  throw new RpcError(
+    ErrorCode.InternalError,
+    `Internal error: the handler asked for input more than ${sessions.maxInputRounds} times`,
+  );
+}
+
+function ok(id: JsonRpcId): Outcome {
+  return { response: success(id, {}), httpStatus: 200 };
+}
+
+function notFound(host: LegacyHost, request: JsonRpcRequest): Outcome {
+  return host.error(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+}
