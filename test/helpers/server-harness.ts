@@ -340,7 +340,7 @@ export function parseSse(text: string): Msg[] {
   const messages: Msg[] = [];
   for (const line of text.split("\n")) {
     if (line.startsWith("data:")) messages.push(JSON.parse(line.slice(5).trim()) as Msg);
-    else if (line !== "" && !line.startsWith(":") && !line.startsWith("event:")) throw new Error(`unexpected SSE line: ${line}`);
+    else if (line !== "" && !line.startsWith(":") && !line.startsWith("event:") && !line.startsWith("id:")) throw new Error(`unexpected SSE line: ${line}`);
   }
   return messages;
 }
