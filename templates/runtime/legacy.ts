@@ -13,7 +13,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
 } from "./jsonrpc.js";
-import { SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
+import { isThenable, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
 
 type Validate = (value: unknown) => {
   ok: boolean;
@@ -288,6 +288,18 @@ export class LegacySessions {
         `Invalid request: no session; send ${[...this.byInitialize.keys()].join(" or ")} first, or carry the protocol version in params._meta`,
       );
     this.touch(session);
+    const outcome = this.sessionRequest(session, request, params, delivery);
+    return isThenable(outcome) ? outcome.then(answered) : answered(outcome);
+  }
+
+  /** A request on an open session: its own requests, or one served by a handler. */
+  private sessionRequest(
+    session: LegacySession,
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome | Promise<Outcome> {
+    const { host } = this;
     const protocol = session.protocol;
     const header = delivery.header?.("mcp-protocol-version");
     if (header !== undefined && header !== protocol.protocolVersion)
@@ -645,6 +657,19 @@ export async function bridgeInput(
     ErrorCode.InternalError,
     `Internal error: the handler asked for input more than ${sessions.maxInputRounds} times`,
   );
+}
+
+/**
+ * A session's request was accepted: whatever its JSON-RPC answer, it travels in a 200 response, as
+ * the initialize era's HTTP transport has it (its clients take a 4xx for a failed POST, not an error
+ * answer). The session's own refusals (a wrong version header) keep their 400.
+ */
+function answered(outcome: Outcome): Outcome {
+  if (outcome.httpStatus === 200 || outcome.response === null || !("error" in outcome.response))
+    return outcome;
+  if ((outcome.response.error as JsonRpcErrorObject).code === ErrorCode.InvalidRequest)
+    return outcome;
+  return { response: outcome.response, httpStatus: 200 };
 }
 
 function ok(id: JsonRpcId): Outcome {
