@@ -10,21 +10,26 @@ export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "sh
 /** Scratch folder; BENCH_TMP moves it, but only within the project (its scripts resolve node_modules and ESM from there). */
 export const TMP = resolve(process.env.BENCH_TMP ?? join(ROOT, ".bench-tmp"));
 
-/** Generates `revision` with the built CLI and compiles it; returns the folder of the JavaScript. */
-export function prepareRevision(revision) {
+/**
+ * Generates `revision` with the built CLI and compiles it; returns the folder of the JavaScript.
+ * With `legacy` revisions, the dual-era server (`--legacy`), in a folder named after all of them.
+ */
+export function prepareRevision(revision, legacy = []) {
   const cli = join(ROOT, "dist", "generator", "cli", "main.js");
   if (!existsSync(cli)) throw new Error("run `npm run build` first");
-  const out = join(TMP, "src", revision);
-  execFileSync(process.execPath, [cli, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", out], { stdio: "inherit" });
-  const tsconfig = join(TMP, `tsconfig.${revision}.json`);
+  const name = [revision, ...legacy].join("+");
+  const out = join(TMP, "src", name);
+  const legacyArgs = legacy.length > 0 ? ["--legacy", legacy.join(",")] : [];
+  execFileSync(process.execPath, [cli, "--revision", revision, ...legacyArgs, "--spec-dir", SPEC_DIR, "--out", out], { stdio: "inherit" });
+  const tsconfig = join(TMP, `tsconfig.${name}.json`);
   mkdirSync(TMP, { recursive: true });
   writeFileSync(
     tsconfig,
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", revision), types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], skipLibCheck: true },
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", name), types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], skipLibCheck: true },
       include: [join(out, "**/*.ts")],
     }),
   );
   execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", tsconfig], { stdio: "inherit" });
-  return join(TMP, "js", revision);
+  return join(TMP, "js", name);
 }

@@ -23,3 +23,6 @@ await benchServer(revision, jsDir);
 
 const { benchClient } = await import("./client.mjs");
 await benchClient(revision, jsDir);
+
+const { benchLegacy, MODERN, LEGACY } = await import("./legacy.mjs");
+await benchLegacy(prepareRevision(MODERN, LEGACY));

@@ -53,10 +53,10 @@ const HTTP_HEADERS = {
   "Mcp-Name": "echo",
 };
 
-const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
+export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
-function startServer(server, args, jsDir) {
-  const child = spawn(process.execPath, [join(ROOT, "bench", "servers", server.file), ...args], {
+export function startServer(server, args, jsDir, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, "bench", "servers", server.file), ...args], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, MCP_GEN_JS_DIR: jsDir },
   });
@@ -66,7 +66,7 @@ function startServer(server, args, jsDir) {
   return { child, exited, stderr: () => stderr };
 }
 
-async function stop({ child, exited }) {
+export async function stop({ child, exited }) {
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
   await exited;
@@ -74,14 +74,14 @@ async function stop({ child, exited }) {
 }
 
 /** VmRSS of a live process, in MiB. */
-function rssMiB(pid) {
+export function rssMiB(pid) {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+)\s+kB/m);
   if (!line) throw new Error(`no VmRSS for ${pid}`);
   return Number(line[1]) / 1024;
 }
 
 /** Lines of a child's stdout, each handed to `onLine`. */
-function readLines(stream, onLine) {
+export function readLines(stream, onLine) {
   let buffered = "";
   stream.setEncoding("utf8").on("data", (chunk) => {
     buffered += chunk;
@@ -103,14 +103,14 @@ const CLOCK_TICKS = (() => {
 })();
 
 /** CPU time (user + system) a live process has used, in ms; resolution one clock tick. */
-function cpuMs(pid) {
+export function cpuMs(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1000;
 }
 
 /** Requests/s, latency percentiles and, given the server's CPU ms over the run, its CPU µs per request. */
-function summarize(latencies, elapsedMs, serverCpuMs = NaN) {
+export function summarize(latencies, elapsedMs, serverCpuMs = NaN) {
   const sorted = Float64Array.from(latencies).sort();
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return { requests: sorted.length, rps: (sorted.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99), cpuUs: (serverCpuMs * 1000) / sorted.length };
@@ -177,13 +177,14 @@ async function benchStdio(server, jsDir) {
 // HTTP
 // ---------------------------------------------------------------------------------------------------
 
-function post(agent, url, body) {
+/** POSTs `body` (with `headers`, by default a modern request's); resolves with the status, body and headers. */
+export function post(agent, url, body, headers = HTTP_HEADERS) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { ...HTTP_HEADERS, "Content-Length": Buffer.byteLength(body) } }, (res) => {
+    const req = request(url, { method: "POST", agent, headers: { ...headers, "Content-Length": Buffer.byteLength(body) } }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode, text }));
+      res.on("end", () => resolve({ status: res.statusCode, text, headers: res.headers }));
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -191,15 +192,20 @@ function post(agent, url, body) {
   });
 }
 
-async function benchHttp(server, jsDir) {
-  const proc = startServer(server, ["--port", "0"], jsDir);
-  const url = await new Promise((resolve, reject) => {
+/** The URL a server started with `--port 0` prints once it listens. */
+export function listeningUrl(server, proc) {
+  return new Promise((resolve, reject) => {
     proc.child.stderr.on("data", () => {
       const found = /listening on (http:\/\/\S+)/.exec(proc.stderr());
       if (found) resolve(new URL(found[1]));
     });
     proc.exited.then((code) => reject(new Error(`${server.label} (HTTP) exited (${code}):\n${proc.stderr()}`)));
   });
+}
+
+async function benchHttp(server, jsDir) {
+  const proc = startServer(server, ["--port", "0"], jsDir);
+  const url = await listeningUrl(server, proc);
 
   let id = 0;
   const run = async (concurrency, ms) => {

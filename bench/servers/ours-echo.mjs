@@ -1,6 +1,8 @@
 // The echo server built with mcp-gen: the generated 2026-07-28 server (full validation of every
 // request and result), compiled to JavaScript by bench/prepare.mjs. Its folder comes in
-// MCP_GEN_JS_DIR (default .bench-tmp/js/2026-07-28).
+// MCP_GEN_JS_DIR (default .bench-tmp/js/2026-07-28); the dual-era output (`--legacy`) serves
+// initialize-era clients with the same handlers. With `--expose-gc`, SIGUSR2 collects garbage and
+// prints `heap <bytes used>` on stderr.
 //
 //   node bench/servers/ours-echo.mjs --stdio
 //   node bench/servers/ours-echo.mjs --port 0     # prints "listening on <url>" on stderr
@@ -31,6 +33,13 @@ const server = createServer({
     },
   },
 });
+
+if (globalThis.gc) {
+  process.on("SIGUSR2", () => {
+    globalThis.gc();
+    process.stderr.write(`heap ${process.memoryUsage().heapUsed}\n`);
+  });
+}
 
 const args = process.argv.slice(2);
 if (args.includes("--stdio")) {
