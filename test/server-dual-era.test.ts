@@ -294,6 +294,23 @@ describe("over Streamable HTTP", () => {
     expect(parseSse(text).find((m) => m.id === 2)).toEqual({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: 'hello Bo (state {"asked":1})' }] } });
   });
 
+  it("the client cancels a call waiting for its elicitation with a notifications/cancelled POST: the handler sees why", async () => {
+    const { post, open } = await listen();
+    const session = await open();
+    const headers = { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" };
+    const call = await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask", arguments: {} } }, headers);
+    const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("elicitation/create")) text += (await reader.read()).value ?? "";
+    const cancelled = await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "user gave up" } }, headers);
+    expect(cancelled.status).toBe(202);
+    await until(() => seen.inputErrors.length === 1, "the handler to see the cancellation");
+    expect(seen.inputErrors).toEqual(["elicitation/create: the request was cancelled before the client answered"]);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+    // The elicitation the server had sent is withdrawn on the same stream.
+    expect(parseSse(text).find((m) => m.method === "notifications/cancelled")?.params).toMatchObject({ reason: "The request was cancelled" });
+  });
+
   it("10,000 initialize calls in a row: sessions stay bounded, the oldest are forgotten (404), the server keeps serving", async () => {
     const { server, post, open } = await listen({ maxSessions: 200 }, { maxSessions: 200 });
     const first = await open();

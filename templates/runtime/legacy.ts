@@ -13,7 +13,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
 } from "./jsonrpc.js";
-import { isThenable, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
+import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
 
 type Validate = (value: unknown) => {
   ok: boolean;
@@ -106,6 +106,8 @@ export class LegacySession {
   readonly subscriptions = new Set<string>();
   /** Requests sent to the client, by id, until answered. */
   readonly pending = new Map<JsonRpcId, Pending>();
+  /** The client's requests being served, by id, for its cancellation notifications. */
+  readonly inflight = new Map<JsonRpcId, LazyAbort>();
   private nextId = 0;
   ended = false;
 
@@ -352,14 +354,23 @@ export class LegacySessions {
     const method = protocol.methods[request.method];
     if (!method) return notFound(host, request);
     const meta = this.modernMeta(session, params._meta);
-    return host.serve(
+    const served = new LegacyDelivery(delivery, session);
+    session.inflight.set(request.id, served);
+    const outcome = host.serve(
       request,
       { ...params, _meta: meta },
       meta,
       session.clientCapabilities,
-      new LegacyDelivery(delivery, session),
+      served,
       { protocol, session, method },
     );
+    if (!isThenable(outcome)) {
+      session.inflight.delete(request.id);
+      return outcome;
+    }
+    return Promise.resolve(outcome).finally(() => {
+      if (session.inflight.get(request.id) === served) session.inflight.delete(request.id);
+    });
   }
 
   /** A notification or response without modern `_meta`, on a legacy session; true when it was one of ours. */
@@ -368,6 +379,15 @@ export class LegacySessions {
     if (!session) return false;
     if (typeof message.method !== "string") return session.answered(message);
     if (message.method === session.protocol.initialized) session.initialized = true;
+    if (message.method === session.protocol.cancelled && isRecord(message.params)) {
+      // Over stdio the transport cancels by id too; over HTTP the notification comes in a POST of its own.
+      const id = message.params.requestId as JsonRpcId;
+      const reason =
+        typeof message.params.reason === "string"
+          ? message.params.reason
+          : "The request was cancelled";
+      session.inflight.get(id)?.abort(new DOMException(reason, "AbortError"));
+    }
     return true;
   }
 
@@ -538,14 +558,25 @@ export function legacyResult(
  * What a handler's request sees of its transport on a legacy session: its notifications are those
  * of the legacy revision (others are dropped), with the legacy `_meta` keys.
  */
-class LegacyDelivery implements Delivery {
+class LegacyDelivery extends LazyAbort implements Delivery {
+  private linked = false;
+
   constructor(
     private readonly inner: Delivery,
     private readonly legacySession: LegacySession,
-  ) {}
+  ) {
+    super();
+  }
 
-  get signal(): AbortSignal {
-    return this.inner.signal;
+  /** Aborted when the transport's is (the client went away) or the client cancels the request by id. */
+  override get signal(): AbortSignal {
+    if (!this.linked) {
+      this.linked = true;
+      const inner = this.inner.signal;
+      if (inner.aborted) this.abort(inner.reason);
+      else inner.addEventListener("abort", () => this.abort(inner.reason), { once: true });
+    }
+    return super.signal;
   }
 
   get session(): Record<string, unknown> {
