@@ -14,7 +14,21 @@ import { Agent } from "node:http";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { prepareRevision } from "./prepare.mjs";
-import { cpuMs, listeningUrl, now, post, readLines, rssMiB, startServer, stop, summarize } from "./server.mjs";
+import {
+  DURATION_MS,
+  ROUNDS,
+  TEXT,
+  WARMUP_MS,
+  listeningUrl,
+  measureHttp,
+  measureStdio,
+  now,
+  post,
+  rssMiB,
+  startServer,
+  stdioCaller,
+  stop,
+} from "./server.mjs";
 
 const SERVERS = [
   { key: "bare", label: "bare", file: "bare-echo.mjs" },
@@ -24,14 +38,8 @@ const SERVERS = [
 export const MODERN = "2026-07-28";
 export const LEGACY = ["2025-11-25"];
 const VERSION = LEGACY[0];
-const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 2000);
-const WARMUP_MS = Math.max(250, DURATION_MS / 4);
-const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 2);
-const MAX_REQUESTS = 200_000;
 const SESSIONS = Number(process.env.BENCH_LEGACY_SESSIONS ?? 1000);
 const WARM_SESSIONS = 50;
-const TEXT = "hello from the echo benchmark";
-const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
 
 const initializeBody = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${VERSION}","capabilities":{},"clientInfo":{"name":"mcp-gen-bench","version":"1.0.0"}}}`;
@@ -39,35 +47,13 @@ const INITIALIZED = `{"jsonrpc":"2.0","method":"notifications/initialized"}`;
 const callBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}}}}`;
 const BASE_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
-/** The echo answer, out of a JSON body or an SSE event. */
-const answered = (text) => text.includes(EXPECTED);
-
 async function benchStdio(server, jsDir) {
   const proc = startServer(server, ["--stdio"], jsDir);
-  let pending;
-  readLines(proc.child.stdout, (line) => pending?.(line));
-  proc.exited.then(() => pending?.(null));
+  const call = stdioCaller(server, proc);
   let id = 0;
-  const call = (body) =>
-    new Promise((resolve, reject) => {
-      pending = (line) => (line === null ? reject(new Error(`${server.label} (stdio) exited:\n${proc.stderr()}`)) : resolve(line));
-      proc.child.stdin.write(`${body}\n`);
-    });
   await call(initializeBody(++id));
   proc.child.stdin.write(`${INITIALIZED}\n`);
-  const run = async (ms) => {
-    const latencies = [];
-    const cpu = cpuMs(proc.child.pid);
-    const start = now();
-    const deadline = start + ms;
-    while (latencies.length < MAX_REQUESTS && now() < deadline) {
-      const sent = now();
-      const line = await call(callBody(++id));
-      latencies.push(now() - sent);
-      if (!answered(line)) throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
-    }
-    return summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
-  };
+  const run = (ms) => measureStdio(server, proc, call, ms, () => callBody(++id));
   await run(WARMUP_MS);
   const result = await run(DURATION_MS);
   await stop(proc);
@@ -90,25 +76,7 @@ async function benchHttp(server, jsDir) {
   const url = await listeningUrl(server, proc);
   let id = 0;
   const headers = await openSession(new Agent({ keepAlive: true }), url, ++id);
-  const run = async (concurrency, ms) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-    const latencies = [];
-    const cpu = cpuMs(proc.child.pid);
-    const start = now();
-    const deadline = start + ms;
-    const worker = async () => {
-      while (latencies.length < MAX_REQUESTS && now() < deadline) {
-        const sent = now();
-        const { status, text } = await post(agent, url, callBody(++id), headers);
-        latencies.push(now() - sent);
-        if (status !== 200 || !answered(text)) throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    const result = summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
-    agent.destroy();
-    return result;
-  };
+  const run = (concurrency, ms) => measureHttp(server, proc, url, concurrency, ms, () => callBody(++id), headers);
   await run(1, WARMUP_MS);
   const c1 = await run(1, DURATION_MS);
   await run(16, WARMUP_MS / 2);

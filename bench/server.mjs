@@ -26,15 +26,15 @@ const SERVERS = [
 ];
 const REVISION = "2026-07-28";
 /** Length of each measurement, after a warm-up of a quarter of it. */
-const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 2000);
-const WARMUP_MS = Math.max(250, DURATION_MS / 4);
+export const DURATION_MS = Number(process.env.BENCH_SERVER_MS ?? 2000);
+export const WARMUP_MS = Math.max(250, DURATION_MS / 4);
 /** Start-ups timed per server (median reported), interleaved across servers. */
 const STARTUPS = Number(process.env.BENCH_SERVER_STARTUPS ?? 5);
 /** Rounds of the throughput measurements; the best round of each is reported. */
-const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 2);
+export const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 2);
 /** The largest number of requests one measurement makes, whatever the time. */
-const MAX_REQUESTS = 200_000;
-const TEXT = "hello from the echo benchmark";
+export const MAX_REQUESTS = 200_000;
+export const TEXT = "hello from the echo benchmark";
 
 const META = JSON.stringify({
   "io.modelcontextprotocol/protocolVersion": REVISION,
@@ -135,13 +135,12 @@ async function startupMs(server, jsDir) {
   return at - started;
 }
 
-async function benchStdio(server, jsDir) {
-  const proc = startServer(server, ["--stdio"], jsDir);
+/** A server over stdio, one request at a time: `call(body)` writes a line and resolves with the next line it answers. */
+export function stdioCaller(server, proc) {
   let pending;
   readLines(proc.child.stdout, (line) => pending?.(line));
   proc.exited.then(() => pending?.(null));
-  let id = 0;
-  const call = (body) =>
+  return (body) =>
     new Promise((resolve, reject) => {
       pending = (line) => {
         if (line === null) reject(new Error(`${server.label} (stdio) exited:\n${proc.stderr()}`));
@@ -149,23 +148,31 @@ async function benchStdio(server, jsDir) {
       };
       proc.child.stdin.write(`${body}\n`);
     });
+}
+
+/** Sequential calls for `ms` (at most MAX_REQUESTS), each answer checked for the echo; latencies and the server's CPU. */
+export async function measureStdio(server, proc, call, ms, nextBody) {
+  const latencies = [];
+  const cpu = cpuMs(proc.child.pid);
+  const start = now();
+  const deadline = start + ms;
+  while (latencies.length < MAX_REQUESTS) {
+    const sent = now();
+    if (sent >= deadline) break;
+    const line = await call(nextBody());
+    latencies.push(now() - sent);
+    if (!line.includes(EXPECTED)) throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
+  }
+  return summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
+}
+
+async function benchStdio(server, jsDir) {
+  const proc = startServer(server, ["--stdio"], jsDir);
+  const call = stdioCaller(server, proc);
+  let id = 0;
   const discovered = await call(discoverBody(++id));
   if (!discovered.includes('"supportedVersions"')) throw new Error(`${server.label}: unexpected discover answer ${discovered}`);
-
-  const run = async (ms) => {
-    const latencies = [];
-    const cpu = cpuMs(proc.child.pid);
-    const start = now();
-    const deadline = start + ms;
-    while (latencies.length < MAX_REQUESTS) {
-      const sent = now();
-      if (sent >= deadline) break;
-      const line = await call(callBody(++id));
-      latencies.push(now() - sent);
-      if (!line.includes(EXPECTED)) throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
-    }
-    return summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
-  };
+  const run = (ms) => measureStdio(server, proc, call, ms, () => callBody(++id));
   await run(WARMUP_MS);
   const result = await run(DURATION_MS);
   const rss = rssMiB(proc.child.pid);
@@ -203,31 +210,34 @@ export function listeningUrl(server, proc) {
   });
 }
 
+/** `concurrency` clients POSTing for `ms` (at most MAX_REQUESTS in all), each answer checked for the echo. */
+export async function measureHttp(server, proc, url, concurrency, ms, nextBody, headers = HTTP_HEADERS) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies = [];
+  const cpu = cpuMs(proc.child.pid);
+  const start = now();
+  const deadline = start + ms;
+  const worker = async () => {
+    while (latencies.length < MAX_REQUESTS) {
+      const sent = now();
+      if (sent >= deadline) return;
+      const { status, text } = await post(agent, url, nextBody(), headers);
+      latencies.push(now() - sent);
+      if (status !== 200 || !text.includes(EXPECTED)) throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const result = summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
+  agent.destroy();
+  return result;
+}
+
 async function benchHttp(server, jsDir) {
   const proc = startServer(server, ["--port", "0"], jsDir);
   const url = await listeningUrl(server, proc);
 
   let id = 0;
-  const run = async (concurrency, ms) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-    const latencies = [];
-    const cpu = cpuMs(proc.child.pid);
-    const start = now();
-    const deadline = start + ms;
-    const worker = async () => {
-      while (latencies.length < MAX_REQUESTS) {
-        const sent = now();
-        if (sent >= deadline) return;
-        const { status, text } = await post(agent, url, callBody(++id));
-        latencies.push(now() - sent);
-        if (status !== 200 || !text.includes(EXPECTED)) throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    const result = summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
-    agent.destroy();
-    return result;
-  };
+  const run = (concurrency, ms) => measureHttp(server, proc, url, concurrency, ms, () => callBody(++id));
   await run(1, WARMUP_MS);
   const c1 = await run(1, DURATION_MS);
   await run(16, WARMUP_MS / 2);

@@ -3,29 +3,17 @@
  * initialize era, lists and calls tools of the dual-era example server (compiled from this run's
  * generated/dual) over stdio (the Inspector spawns it) and over Streamable HTTP.
  */
-import { execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_TOOL_NAMES, buildFixture, startHttpFixture, stopProcess } from "./helpers/interop.js";
+import { describe, expect, it } from "vitest";
+import { FIXTURE_TOOL_NAMES, fixtureProcess } from "./helpers/interop.js";
 import { ROOT } from "./helpers/spec.js";
 
 const INSPECTOR = join(ROOT, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
 const run = promisify(execFile);
 
-let fixture: string;
-let removeFixture: (() => void) | undefined;
-let http: { url: string; child: ChildProcess } | undefined;
-
-beforeAll(async () => {
-  ({ fixture, remove: removeFixture } = buildFixture());
-  http = await startHttpFixture(fixture);
-}, 120_000);
-
-afterAll(async () => {
-  await stopProcess(http?.child);
-  removeFixture?.();
-});
+const started = fixtureProcess();
 
 /** Runs `inspector --cli <target…> <args…>` and parses the JSON it prints (a failure exits 1 with the error on stderr). */
 async function inspector(target: string[], args: string[]): Promise<Record<string, unknown>> {
@@ -41,7 +29,7 @@ async function inspector(target: string[], args: string[]): Promise<Record<strin
 }
 
 describe.each(["stdio", "http"] as const)("Inspector CLI over %s", (kind) => {
-  const target = (): string[] => (kind === "stdio" ? [process.execPath, fixture, "--stdio"] : [http!.url, "--transport", "http"]);
+  const target = (): string[] => (kind === "stdio" ? [process.execPath, started.fixture, "--stdio"] : [started.url, "--transport", "http"]);
 
   it("lists the tools", async () => {
     const listed = (await inspector(target(), ["--method", "tools/list"])) as { tools: Array<{ name: string }> };

@@ -6,7 +6,6 @@
  * ones: what they ask for with `input_required` reaches the SDK client as real requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -18,22 +17,10 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, buildFixture, elicitationAnswer, startHttpFixture, stopProcess } from "./helpers/interop.js";
+import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, elicitationAnswer, fixtureProcess } from "./helpers/interop.js";
 import { until } from "./helpers/server-harness.js";
 
-let fixture: string;
-let removeFixture: (() => void) | undefined;
-let http: { url: string; child: ChildProcess } | undefined;
-
-beforeAll(async () => {
-  ({ fixture, remove: removeFixture } = buildFixture());
-  http = await startHttpFixture(fixture);
-}, 120_000);
-
-afterAll(async () => {
-  await stopProcess(http?.child);
-  removeFixture?.();
-});
+const started = fixtureProcess();
 
 interface Connected {
   client: Client;
@@ -50,8 +37,8 @@ const ROOTS = [
 async function connect(kind: "stdio" | "http"): Promise<Connected> {
   const transport =
     kind === "stdio"
-      ? new StdioClientTransport({ command: process.execPath, args: [fixture, "--stdio"], stderr: "pipe" })
-      : new StreamableHTTPClientTransport(new URL(http!.url));
+      ? new StdioClientTransport({ command: process.execPath, args: [started.fixture, "--stdio"], stderr: "pipe" })
+      : new StreamableHTTPClientTransport(new URL(started.url));
   const client = new Client({ name: "sdk-v1-interop", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
   const asked: string[] = [];
   client.setRequestHandler(ElicitRequestSchema, async (request) => {

@@ -74,6 +74,15 @@ function stdio(server: ReturnType<typeof makeServer>) {
 }
 
 const closers: Array<() => Promise<unknown>> = [];
+
+/** A stdio connection whose legacy session is open (initialize answered), closed after the test. */
+async function session(server: ReturnType<typeof makeServer>, capabilities?: Msg) {
+  const c = stdio(server);
+  closers.push(c.close);
+  c.send(initialize(1, "2025-11-25", capabilities));
+  await c.reply(1);
+  return c;
+}
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
   seen.inputErrors.length = 0;
@@ -110,10 +119,7 @@ describe("over stdio", () => {
   });
 
   it("initialize selects the legacy era for the process: a modern request after it is refused, a second initialize too", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: modernMeta } });
     expect((await c.reply(2)).error).toMatchObject({ code: -32600, message: expect.stringMatching(/cannot use a session opened with initialize/) });
     c.send(initialize(3));
@@ -121,19 +127,13 @@ describe("over stdio", () => {
   });
 
   it("methods of the legacy revision with no modern form (tasks/*) are not found", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} });
     expect((await c.reply(2)).error).toEqual({ code: -32601, message: "Method not found: tasks/list" });
   });
 
   it("input_required becomes an elicitation/create request; the handler runs again with the answer and its state", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
     const asked = await c.request("elicitation/create");
     expect(asked.params).toEqual(elicit.params);
@@ -142,20 +142,14 @@ describe("over stdio", () => {
   });
 
   it("a client without the elicitation capability is never asked: -32021 (missing capability) naming it", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1, "2025-11-25", {}));
-    await c.reply(1);
+    const c = await session(makeServer(), {});
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
     expect((await c.reply(2)).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
     expect(c.received.some((m) => m.method === "elicitation/create")).toBe(false);
   });
 
   it("a client that never answers: the request times out, is cancelled on the wire, and the handler sees the error", async () => {
-    const c = stdio(makeServer({ inputTimeoutMs: 50 }));
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer({ inputTimeoutMs: 50 }));
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
     const asked = await c.request("elicitation/create");
     const reply = await c.reply(2);
@@ -168,10 +162,7 @@ describe("over stdio", () => {
   });
 
   it("the client cancels the call while the server waits for its elicitation: no answer, the handler sees why", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
     await c.request("elicitation/create");
     c.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "user gave up" } });
@@ -183,10 +174,7 @@ describe("over stdio", () => {
   });
 
   it("an elicitation answered with an error reaches the handler as that error", async () => {
-    const c = stdio(makeServer());
-    closers.push(c.close);
-    c.send(initialize(1));
-    await c.reply(1);
+    const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
     const asked = await c.request("elicitation/create");
     c.send({ jsonrpc: "2.0", id: asked.id, error: { code: -32600, message: "no UI" } });

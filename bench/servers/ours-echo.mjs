@@ -7,6 +7,7 @@
 //   node bench/servers/ours-echo.mjs --stdio
 //   node bench/servers/ours-echo.mjs --port 0     # prints "listening on <url>" on stderr
 import { join, resolve } from "node:path";
+import "./heap-report.mjs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -34,12 +35,6 @@ const server = createServer({
   },
 });
 
-if (globalThis.gc) {
-  process.on("SIGUSR2", () => {
-    globalThis.gc();
-    process.stderr.write(`heap ${process.memoryUsage().heapUsed}\n`);
-  });
-}
 
 const args = process.argv.slice(2);
 if (args.includes("--stdio")) {

@@ -11,6 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import * as z from "zod";
+import "./heap-report.mjs";
 
 function echoServer() {
   const server = new McpServer({ name: "echo-sdk-v1", version: "1.0.0" }, { capabilities: { tools: {} } });
@@ -20,12 +21,6 @@ function echoServer() {
   return server;
 }
 
-if (globalThis.gc) {
-  process.on("SIGUSR2", () => {
-    globalThis.gc();
-    process.stderr.write(`heap ${process.memoryUsage().heapUsed}\n`);
-  });
-}
 
 const args = process.argv.slice(2);
 if (args.includes("--stdio")) {

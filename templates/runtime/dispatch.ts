@@ -756,7 +756,7 @@ export class Dispatcher implements MessageHandler {
       );
       return this.error(request.id, ErrorCode.InternalError, "Internal error");
     }
-    if (era) return this.legacyAnswer(request, answer, spec.cacheable, era);
+    if (era) return this.legacyAnswer(request, answer, era);
     return this.answer(request, answer, spec.cacheable, spec.result);
   }
 
@@ -764,10 +764,11 @@ export class Dispatcher implements MessageHandler {
   private legacyAnswer(
     request: JsonRpcRequest,
     result: Record<string, unknown>,
-    cacheable: boolean,
     era: LegacyCall,
   ): Outcome {
-    const shaped = legacyResult(era, this.finish(result, cacheable));
+    // Not completed as a modern result first: what that adds (resultType, caching hints, the server's
+    // _meta) is exactly what the legacy shape leaves out.
+    const shaped = legacyResult(era, result);
     const check = era.method.result(shaped);
     if (!check.ok) {
       const first = check.errors?.[0];

@@ -537,19 +537,24 @@ export function legacyMeta(
 }
 
 /**
- * A modern result put into the legacy shape: the fields the legacy revision lacks dropped, and the
- * `_meta` keys it lacks removed (an empty `_meta` left out).
+ * A handler's result in the legacy shape: the fields only the modern revision has (`resultType`,
+ * caching hints) left out, and the `_meta` keys the legacy revision lacks removed (an empty `_meta`
+ * left out). Built key by key: deleting from a copy would turn it into a slow dictionary object.
  */
 export function legacyResult(
   call: LegacyCall,
   result: Record<string, unknown>,
 ): Record<string, unknown> {
-  const shaped: Record<string, unknown> = Object.assign({}, result);
-  for (const field of call.method.drop) delete shaped[field];
-  if (isRecord(shaped._meta)) {
-    const meta = legacyMeta(call.protocol, shaped._meta);
-    if (Object.keys(meta).length === 0) delete shaped._meta;
-    else shaped._meta = meta;
+  const shaped: Record<string, unknown> = {};
+  const drop = call.method.drop;
+  for (const key in result) {
+    if (!Object.hasOwn(result, key) || drop.includes(key)) continue;
+    const value = result[key];
+    if (key !== "_meta" || !isRecord(value)) shaped[key] = value;
+    else {
+      const meta = legacyMeta(call.protocol, value);
+      if (Object.keys(meta).length > 0) shaped._meta = meta;
+    }
   }
   return shaped;
 }

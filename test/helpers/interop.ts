@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { ROOT } from "./spec.js";
 
 /**
@@ -51,6 +51,31 @@ export function buildFixture(): { fixture: string; remove(): void } {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(ROOT, "tsconfig.examples.json"), "--outDir", dir], { cwd: ROOT, stdio: "pipe" });
   return { fixture: join(dir, "examples", "conformance-server.js"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For a test file: builds the fixture and starts it over HTTP before its tests, stops and removes it
+ * after them. Call at the top level; read `fixture` (its entry, for stdio) and `url` inside tests.
+ */
+export function fixtureProcess(): { readonly fixture: string; readonly url: string } {
+  let built: { fixture: string; remove(): void } | undefined;
+  let http: { url: string; child: ChildProcess } | undefined;
+  beforeAll(async () => {
+    built = buildFixture();
+    http = await startHttpFixture(built.fixture);
+  }, 120_000);
+  afterAll(async () => {
+    await stopProcess(http?.child);
+    built?.remove();
+  });
+  return {
+    get fixture() {
+      return built!.fixture;
+    },
+    get url() {
+      return http!.url;
+    },
+  };
 }
 
 /** Spawns the fixture on a free port (`--port 0`) and resolves with its endpoint once it listens. */
