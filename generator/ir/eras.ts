@@ -1,5 +1,5 @@
 import type { ProtocolModel, TypeNode } from "./model.js";
-import { ModelIndex } from "./query.js";
+import { methodRoles, ModelIndex } from "./query.js";
 import { wireFacts, type WireFacts } from "./wire.js";
 import { diffModels } from "../diff/index.js";
 import { WIRE_CONVENTIONS } from "./conventions.js";
@@ -128,7 +128,9 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
     serverRequests: wire.legacy.inputRequests
       .filter((i) => becameInput.has(i.method) && modernInputs.has(i.method))
       .map((i) => ({ method: i.method, capability: i.capability, results: i.results })),
-    notifications: legacy.methods.filter((m) => m.kind === "notification" && m.sender !== "client").map((m) => m.method),
+    notifications: methodRoles(legacy.methods)
+      .filter((m) => m.kind === "notification" && m.sender !== "client")
+      .map((m) => m.method),
     metaKeys,
     cancelled: wire.legacy.notifications.cancelled,
     message: wire.legacy.notifications.message,
@@ -147,7 +149,7 @@ function subscriptionRequests(wire: { modern: WireFacts; legacy: WireFacts }, le
     const [capability, flag] = entry.capability;
     const open = legacyRequests.get(`${capability}/${flag}`);
     const close = legacyRequests.get(`${capability}/un${flag}`);
-    const notified = legacy.methods.some((m) => m.kind === "notification" && m.method === entry.notification);
+    const notified = methodRoles(legacy.methods).some((m) => m.kind === "notification" && m.method === entry.notification);
     if (open?.target && close?.target && notified)
       return { method: open.method.method, unsubscribe: close.method.method, notification: entry.notification, capability: [capability, flag] };
   }
