@@ -38,6 +38,9 @@ await new Promise((ready, fail) => {
   fixture.on("exit", (code) => fail(new Error(`fixture exited with ${code}:\n${fixtureLog}`)));
 });
 
+/** Unscored scenarios of a requirement set the server is held to all the same (a failed check fails the run). */
+const REQUIRED_UNSCORED = { "2026-07-28": ["http-header-validation", "http-custom-header-server-validation"] };
+
 // One running process is tested for both eras: the current revision's requirements (per-request
 // `_meta`) and 2025-11-25's (initialize handshake, sessions), each run of the suite on its own.
 const REQUIREMENT_SETS = (process.env.MCP_CONFORMANCE_REQUIREMENTS ?? "2026-07-28,2025-11-25").split(",");
@@ -54,9 +57,6 @@ try {
 }
 console.log(`\n${totals.join("\n")}`);
 process.exit(status);
-
-/** Unscored scenarios of a requirement set the server is held to all the same (a failed check fails the run). */
-const REQUIRED_UNSCORED = { "2026-07-28": ["http-header-validation", "http-custom-header-server-validation"] };
 
 /** The checks of each scenario run into `results`, by scenario name. */
 function checksOf(results) {
