@@ -3,7 +3,7 @@
  * the two models and their diff, and the `--legacy` option of the CLI (bad input included).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -76,7 +76,7 @@ describe("mcp-gen --legacy", () => {
   const bin = join(ROOT, "dist", "generator", "cli", "main.js");
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-legacy-"));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args, "--spec-dir", SPEC_DIR], { cwd: work, encoding: "utf8" });
+  const run = (args: string[], cwd = work) => spawnSync(process.execPath, [bin, ...args, "--spec-dir", SPEC_DIR], { cwd, encoding: "utf8" });
 
   it("a legacy revision that is not initialize-era: one line naming it, exit 2 (usage), nothing written", () => {
     const r = run(["--revision", "2026-07-28", "--legacy", "draft", "--out", "out"]);
@@ -93,12 +93,15 @@ describe("mcp-gen --legacy", () => {
   });
 
   it("writes the legacy revisions' types and validators beside the modern output, comma-separated or repeated alike", () => {
-    const a = run(["--revision", "2026-07-28", "--legacy", "2025-11-25,2025-06-18", "--out", "a"]);
-    const b = run(["--revision", "2026-07-28", "--legacy", "2025-11-25", "--legacy", "2025-06-18", "--out", "b"]);
+    // The same --out from two folders: the output names its own command, --out included.
+    for (const dir of ["a", "b"]) mkdirSync(join(work, dir));
+    const a = run(["--revision", "2026-07-28", "--legacy", "2025-11-25,2025-06-18", "--out", "out"], join(work, "a"));
+    const b = run(["--revision", "2026-07-28", "--legacy", "2025-11-25", "--legacy", "2025-06-18", "--out", "out"], join(work, "b"));
     expect([a.status, b.status]).toEqual([0, 0]);
-    expect(readdirSync(join(work, "a", "legacy")).sort()).toEqual(["2025-06-18", "2025-11-25"]);
-    expect(readdirSync(join(work, "a", "legacy", "2025-11-25")).sort()).toEqual(["types.ts", "validators.ts"]);
-    const diff = spawnSync("diff", ["-r", join(work, "a"), join(work, "b")], { encoding: "utf8" });
+    expect(readdirSync(join(work, "a", "out", "legacy")).sort()).toEqual(["2025-06-18", "2025-11-25"]);
+    expect(readdirSync(join(work, "a", "out", "legacy", "2025-11-25")).sort()).toEqual(["types.ts", "validators.ts"]);
+    expect(readFileSync(join(work, "a", "out", "server.ts"), "utf8")).toContain("regenerate with `mcp-gen --revision 2026-07-28 --legacy 2025-11-25,2025-06-18 --out out");
+    const diff = spawnSync("diff", ["-r", join(work, "a", "out"), join(work, "b", "out")], { encoding: "utf8" });
     expect(diff.stdout).toBe("");
   });
 
