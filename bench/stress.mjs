@@ -372,7 +372,9 @@ async function hostile(handler) {
       let body = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {}
+      } catch {
+        // not JSON: the handler sees an empty body
+      }
       handler(req, res, body);
     });
   });

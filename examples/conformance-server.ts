@@ -31,8 +31,6 @@ interface ToolDefinition {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let server: ReturnType<typeof createServer>;
-
 const elicitName = { method: "elicitation/create", params: { mode: "form", message: "Your name, please?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } };
 const sampleGreeting = {
   method: "sampling/createMessage",
@@ -361,7 +359,7 @@ const handlers: Handlers = {
   },
 };
 
-server = createServer({
+const server = createServer({
   info: { name: "mcp-gen-conformance-fixture", version: "1.0.0" },
   capabilities: {
     tools: { listChanged: true },

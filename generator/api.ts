@@ -74,6 +74,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     generatorVersion: generatorVersion(),
     regenerate: ["mcp-gen", "--revision", schema.revision, ...(options.out ? ["--out", options.out] : []), ...(options.specDir ? ["--spec-dir", options.specDir] : [])].join(" "),
     sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
+    releases: releasesOf(readRevisions()),
     force: options.force === true,
   };
   if (options.check) {

@@ -71,7 +71,7 @@ function checksOf(results) {
 function runSuite(requirements) {
   const results = mkdtempSync(join(tmpdir(), `mcp-gen-conformance-${requirements}-`));
   let code = 0;
-  let output = "";
+  let output;
   try {
     output = execFileSync(
       NODE22,

@@ -23,7 +23,9 @@ vi.mock("../generator/load/index.js", () => ({
   },
 }));
 vi.mock("../generator/emit/index.js", () => ({
-  emitRevision: async (model: unknown, options: { outDir: string; generatorVersion: string }) => {
+  emitRevision: async (model: unknown, { releases, ...options }: { outDir: string; generatorVersion: string; releases: object }) => {
+    // Every revision of the manifest comes with its release date (the registry's removal dates need them).
+    if (!("2025-06-18" in releases)) throw new Error("emitRevision called without the release dates");
     calls.emit.push({ model, ...options });
     return ["index.ts", "types.ts", "validators.ts"];
   },

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { renderRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { GOLDEN_VERSION, loadSchemaText } from "./helpers/golden.js";
-import { schemaFile } from "./helpers/spec.js";
+import { emitFacts, schemaFile } from "./helpers/spec.js";
 
 const BASE = readFileSync(schemaFile("2026-07-28"), "utf8");
 const UNION = "export type InputRequest =\n  CreateMessageRequest | ListRootsRequest | ElicitRequest;\n";
@@ -20,7 +20,7 @@ describe("members the generated code would hold twice", () => {
     const model = loadSchemaText(schema, "clash");
     // Methods are in source order: the new request stands first, so the clash is at the old one.
     const line = schema.split("\n").findIndex((l) => l.startsWith("export interface CreateMessageRequest ")) + 1;
-    const rendering = renderRevision(model, GOLDEN_VERSION);
+    const rendering = renderRevision(model, GOLDEN_VERSION, emitFacts(model));
     await expect(rendering).rejects.toBeInstanceOf(GeneratorError);
     await expect(rendering).rejects.toMatchObject({
       message: "`SummarizeRequest` and `CreateMessageRequest` would both be the client option `onSample`",
@@ -29,6 +29,6 @@ describe("members the generated code would hold twice", () => {
   });
 
   it("the same schema without the clash renders", async () => {
-    await expect(renderRevision(loadSchemaText(BASE, "no-clash"), GOLDEN_VERSION)).resolves.toBeDefined();
+    await expect(renderRevision(loadSchemaText(BASE, "no-clash"), GOLDEN_VERSION, { releases: {} })).resolves.toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The bridge from a stateless revision to initialize-era ones (generator/ir/eras.ts), derived from
+ * The bridge from a stateless revision to initialize-era ones (generator/derive/eras.ts), derived from
  * the two models and their diff, and the `--legacy` option of the CLI (bad input included).
  */
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadModel } from "../generator/load/index.js";
-import { bridgeProblem, eraBridge, eraBridges } from "../generator/ir/eras.js";
+import { bridgeProblem, eraBridge, eraBridges } from "../generator/derive/eras.js";
 import { ROOT, SPEC_DIR, schemaFile } from "./helpers/spec.js";
 
 const model = (revision: string) => loadModel(schemaFile(revision), { revision });

@@ -15,7 +15,7 @@ import { diffModels } from "../generator/diff/index.js";
 import { emitRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { loadModel } from "../generator/load/index.js";
-import { SPEC_DIR } from "./helpers/spec.js";
+import { emitFacts, SPEC_DIR } from "./helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const HISTORY = resolve(process.env.MCP_HISTORY_DIR ?? join(SPEC_DIR, "..", "history"));
@@ -59,7 +59,7 @@ describe.skipIf(versions.length === 0)(`upstream schema history (${versions.leng
     for (const v of versions) {
       try {
         const model = loadModel(schemaOf(v), { revision: v.name });
-        await emitRevision(model, { outDir: join(work, "out", v.name), generatorVersion: "0.0.0-history" });
+        await emitRevision(model, { outDir: join(work, "out", v.name), generatorVersion: "0.0.0-history", ...emitFacts(model) });
         generated.push(v.name);
       } catch (error) {
         failures.set(v.name, error);

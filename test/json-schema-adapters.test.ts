@@ -11,7 +11,7 @@ import { loadModel } from "../generator/load/index.js";
 import { ajvEngine } from "../templates/runtime/json-schema-ajv.js";
 import { cfworkerEngine } from "../templates/runtime/json-schema-cfworker.js";
 import { SchemaCache } from "../templates/runtime/json-schema.js";
-import { ROOT, schemaFile } from "./helpers/spec.js";
+import { emitFacts, ROOT, schemaFile } from "./helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const REVISION = "2026-07-28";
@@ -20,9 +20,9 @@ describe("emitting an adapter", () => {
   const model = loadModel(schemaFile(REVISION), { revision: REVISION });
 
   it("emits nothing of an engine unless asked, and only the engine asked for", async () => {
-    const plain = (await renderRevision(model, "test")).map((f) => f.path);
+    const plain = (await renderRevision(model, "test", emitFacts(model))).map((f) => f.path);
     expect(plain.filter((p) => p.startsWith("runtime/json-schema-"))).toEqual([]);
-    const ajv = (await renderRevision(model, "test", { jsonSchema: "ajv" })).map((f) => f.path);
+    const ajv = (await renderRevision(model, "test", { ...emitFacts(model), jsonSchema: "ajv" })).map((f) => f.path);
     expect(ajv.filter((p) => p.startsWith("runtime/json-schema-"))).toEqual(["runtime/json-schema-ajv.ts"]);
   });
 
@@ -30,7 +30,7 @@ describe("emitting an adapter", () => {
     // Inside node_modules' parent chain, so the adapter's package resolves as in a user's project.
     const dir = mkdtempSync(join(ROOT, "node_modules", ".mcp-gen-adapter-"));
     try {
-      for (const file of await renderRevision(model, "test", { jsonSchema: engine })) {
+      for (const file of await renderRevision(model, "test", { ...emitFacts(model), jsonSchema: engine })) {
         mkdirSync(dirname(join(dir, file.path)), { recursive: true });
         writeFileSync(join(dir, file.path), file.content);
       }

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { renderRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { GOLDEN_VERSION, loadSchemaText, writeToTemp } from "./helpers/golden.js";
-import { schemaFile } from "./helpers/spec.js";
+import { emitFacts, schemaFile } from "./helpers/spec.js";
 import { CC, PV, type Msg, type ServerLike } from "./helpers/server-harness.js";
 
 const BASE = readFileSync(schemaFile("2026-07-28"), "utf8");
@@ -30,7 +30,7 @@ afterAll(() => {
 
 async function generate(schema: string, revision: string): Promise<{ server: Record<string, unknown>; validators: Record<string, unknown> }> {
   const model = loadSchemaText(schema, revision);
-  const dir = writeToTemp(await renderRevision(model, GOLDEN_VERSION), "mcp-gen-describe-");
+  const dir = writeToTemp(await renderRevision(model, GOLDEN_VERSION, emitFacts(model)), "mcp-gen-describe-");
   dirs.push(dir);
   const load = (file: string) => import(/* @vite-ignore */ pathToFileURL(join(dir, file)).href) as Promise<Record<string, unknown>>;
   return { server: await load("server.ts"), validators: await load("validators.ts") };

@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
-import { findProjectRoot, projectRoot } from "../generator/spec/project-root.js";
+import { findProjectRoot, projectRoot } from "../generator/package-root.js";
 import { readRevisions, validateRevisions } from "../generator/spec/revisions.js";
 import { SPEC_DIR } from "./helpers/spec.js";
 
@@ -49,7 +49,7 @@ const good = {
 describe("project root", () => {
   it("is found from the sources and from a dist-like depth", () => {
     expect(projectRoot()).toBe(repoRoot);
-    const fake = new URL(`file://${join(repoRoot, "dist", "generator", "spec", "project-root.js")}`).href;
+    const fake = new URL(`file://${join(repoRoot, "dist", "generator", "package-root.js")}`).href;
     expect(findProjectRoot(fake)).toBe(repoRoot);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { renderRevision } from "../generator/emit/index.js";
 import { PRECOMPILED_FILE, precompiledModule, TEMPLATES_DIR, usePrecompiled } from "../generator/emit/templates.js";
 import { loadModel } from "../generator/load/index.js";
-import { REVISIONS, schemaFile } from "./helpers/spec.js";
+import { emitFacts, REVISIONS, schemaFile } from "./helpers/spec.js";
 
 // `npm run build` precompiles the Handlebars templates (generator/emit/templates.ts); a run must
 // render exactly what the templates on disk say, whether it uses the build's copy or compiles them.
@@ -31,9 +31,9 @@ describe("precompiled templates", () => {
   it.each(REVISIONS)("%s renders the same files from the build's templates as from their sources", async (revision) => {
     const model = loadModel(schemaFile(revision), { revision });
     usePrecompiled(true);
-    const fromBuild = await renderRevision(model, "test");
+    const fromBuild = await renderRevision(model, "test", emitFacts(model));
     usePrecompiled(false);
-    const fromSource = await renderRevision(model, "test");
+    const fromSource = await renderRevision(model, "test", emitFacts(model));
     expect(fromSource.map((f) => f.path)).toEqual(fromBuild.map((f) => f.path));
     expect(fromSource).toEqual(fromBuild);
   });

@@ -7,7 +7,7 @@ import { alias, constant, doc, iface, model, prop, t } from "./helpers/types-ir.
 
 /** The formatted types.ts of a hand-made model, as the generator would write it (less the header). */
 async function emitted(m: ProtocolModel): Promise<string> {
-  const files = typesTarget.emit({ model: m, generatorVersion: "0.0.0-test" });
+  const files = typesTarget.emit({ model: m, generatorVersion: "0.0.0-test", releases: {} });
   expect(files.map((f) => f.path)).toEqual(["types.ts"]);
   return format(files[0]!.content);
 }

@@ -4,7 +4,8 @@ import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
-import { pinnedCommitOf } from "../spec/revisions.js";
+import { pinnedCommitOf, readRevisions } from "../spec/revisions.js";
+import { releasesOf } from "../registry/index.js";
 import { GeneratorError } from "../errors.js";
 import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
@@ -70,14 +71,15 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
 /**
  * Loads and emits one located revision, announcing it on one line; or lists what it would change.
  * With `--legacy` revisions (loaded once, here), the server also serves them: each must be an
- * initialize-era revision the generated one can bridge to (generator/ir/eras.ts).
+ * initialize-era revision the generated one can bridge to (generator/derive/eras.ts).
  */
 async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, legacyLocated: readonly ResolvedSchema[]) {
   const version = generatorVersion();
+  const releases = releasesOf(readRevisions());
   const [{ loadModel }, { emitRevision, checkRevision }, { bridgeProblem }] = await Promise.all([
     import("../load/index.js"),
     import("../emit/index.js"),
-    import("../ir/eras.js"),
+    import("../derive/eras.js"),
   ]);
   const legacy = legacyLocated.map((schema) => loadModel(schema.schemaFile, { revision: schema.revision }));
   const load = (schema: ResolvedSchema): ProtocolModel => {
@@ -95,6 +97,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
       generatorVersion: version,
       regenerate: regenerateCommand(schema.revision, outDir, args, io),
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
+      releases,
       force: args.force === true,
       jsonSchema: args.jsonSchema,
       ...(legacy.length > 0 ? { legacy } : {}),

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectRoot } from "../spec/project-root.js";
+import { projectRoot } from "../package-root.js";
 
 /** The generator version stamped into output; package.json is the one place it is set. */
 export function generatorVersion(): string {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { template, TEMPLATES_DIR } from "./templates.js";
 import type { ProtocolModel } from "../ir/model.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
+import type { Releases } from "../registry/index.js";
 
 /** One output file, relative to the revision's output directory. */
 export interface GeneratedFile {
@@ -33,6 +34,8 @@ export interface EmitContext {
   jsonSchema?: JsonSchemaAdapter | undefined;
   /** Initialize-era revisions the server also serves (`--legacy`); empty for one revision alone. */
   legacy?: readonly ProtocolModel[];
+  /** Release date of each known revision (`schema/revisions.json`), for the registry's removal dates. */
+  releases: Releases;
 }
 
 export interface Provenance {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Options, Plugin } from "prettier";
-import { projectRoot } from "../spec/project-root.js";
+import { projectRoot } from "../package-root.js";
 
 /**
  * The project's prettier settings, shared by its own sources (`templates/runtime/`) and its output.

@@ -1,8 +1,8 @@
 import type { ProtocolModel } from "../ir/model.js";
+import type { Releases } from "../registry/index.js";
 import { entryFiles } from "./entries.js";
 import { header, regenerateCommand, RUNTIME_DIR, type EmitContext, type GeneratedFile, type Provenance } from "./file.js";
 import { readmeFile } from "./readme.js";
-import { pinnedCommitOf } from "../spec/revisions.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
@@ -22,15 +22,20 @@ export interface Target {
 
 export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget, jsonSchemaTarget];
 
-export interface EmitOptions extends Provenance {
+/** What the emitters are told beside the model: where it came from, and the project's release dates. */
+export interface EmitFacts extends Provenance {
+  releases: Releases;
+  /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`), if any. */
+  jsonSchema?: JsonSchemaAdapter | undefined;
+  /** Initialize-era revisions the server also serves (`--legacy`). */
+  legacy?: readonly ProtocolModel[] | undefined;
+}
+
+export interface EmitOptions extends EmitFacts {
   outDir: string;
   generatorVersion: string;
-  /** Initialize-era revisions the server also serves (`--legacy`). */
-  legacy?: readonly ProtocolModel[];
   /** Overwrite generated files edited by hand. */
   force?: boolean;
-  /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`). */
-  jsonSchema?: JsonSchemaAdapter | undefined;
 }
 
 /**
@@ -64,15 +69,10 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
 }
 
 /** The files of one revision, formatted, without writing them. */
-export async function renderRevision(
-  model: ProtocolModel,
-  generatorVersion: string,
-  provenance: Provenance & { jsonSchema?: JsonSchemaAdapter | undefined; legacy?: readonly ProtocolModel[] | undefined } = {},
-): Promise<GeneratedFile[]> {
-  // Without a word on the source, the pinned commit when the schema is byte for byte its copy.
-  const sourceCommit = provenance.sourceCommit !== undefined ? provenance.sourceCommit : pinnedCommitOf(model.revision, model.source.sha256);
-  const ctx: EmitContext = { model, generatorVersion, provenance: { regenerate: provenance.regenerate, sourceCommit }, jsonSchema: provenance.jsonSchema };
-  if (provenance.legacy?.length) ctx.legacy = provenance.legacy;
+export async function renderRevision(model: ProtocolModel, generatorVersion: string, facts: EmitFacts): Promise<GeneratedFile[]> {
+  const provenance = { regenerate: facts.regenerate, sourceCommit: facts.sourceCommit };
+  const ctx: EmitContext = { model, generatorVersion, provenance, releases: facts.releases, jsonSchema: facts.jsonSchema };
+  if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, sep } from "node:path";
 import type * as HandlebarsModule from "handlebars";
-import { projectRoot } from "../spec/project-root.js";
+import { projectRoot } from "../package-root.js";
 
 /**
  * Handlebars templates, compiled at build time. Compiling the templates costs a generation run

@@ -103,7 +103,7 @@ class HttpTransport implements ClientTransport {
       if (response.status < 300 || response.status > 399 || response.status === 304) break;
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get("location");
-      let next: URL | null = null;
+      let next: URL | null;
       try {
         next = location === null ? null : new URL(location, url);
       } catch {

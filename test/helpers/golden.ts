@@ -6,7 +6,7 @@ import { renderRevision } from "../../generator/emit/index.js";
 import type { GeneratedFile } from "../../generator/emit/file.js";
 import type { Property, ProtocolModel } from "../../generator/ir/model.js";
 import { loadModel } from "../../generator/load/index.js";
-import { ROOT } from "./spec.js";
+import { emitFacts, ROOT } from "./spec.js";
 
 /**
  * Golden fixtures: `test/fixtures/<construct>/schema.ts` is a small hand-written schema exercising
@@ -54,7 +54,7 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
   const model = loadFixture(name);
   // Render from a copy: the IR must not be changed by emitting it, and ir.json is taken first anyway.
   const ir = irJson(model);
-  const files = await renderRevision(structuredClone(model), GOLDEN_VERSION);
+  const files = await renderRevision(structuredClone(model), GOLDEN_VERSION, emitFacts(model));
   const content = (path: string): string => {
     const file = files.find((f) => f.path === path);
     if (!file) throw new Error(`fixture ${name}: the generator produced no ${path}`);

@@ -1,8 +1,20 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { releasesOf } from "../../generator/registry/index.js";
+import { pinnedCommitOf, readRevisions } from "../../generator/spec/revisions.js";
+import type { EmitFacts } from "../../generator/emit/index.js";
+import type { ProtocolModel } from "../../generator/ir/model.js";
 
 /** The repository root. */
+/** Release dates of the known revisions, as the CLI passes them to the emitters. */
+export const RELEASES = releasesOf(readRevisions());
+
+/** What the CLI tells the emitters beside a model: the release dates, and the pinned commit of a pinned copy. */
+export function emitFacts(model: ProtocolModel): EmitFacts {
+  return { releases: RELEASES, sourceCommit: pinnedCommitOf(model.revision, model.source.sha256) };
+}
+
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 /** Spec material, read in place (never copied into the repo): `$MCP_SPEC_DIR` or `../shared/mcp-spec/schema`. */

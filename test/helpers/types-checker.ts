@@ -29,7 +29,7 @@ export const specSchemaFile = (revision: string): string => join(SPEC_DIR, revis
 
 /** types.ts for a model, as the generator writes it (prettier-formatted; the header is left out). */
 export async function generateTypes(model: ProtocolModel): Promise<string> {
-  const files = typesTarget.emit({ model, generatorVersion: "0.0.0-test" });
+  const files = typesTarget.emit({ model, generatorVersion: "0.0.0-test", releases: {} });
   const file = files.find((f) => f.path === "types.ts");
   if (!file || files.length !== 1) throw new Error(`typesTarget emitted ${files.map((f) => f.path).join(", ")}`);
   return format(file.content);

@@ -41,7 +41,8 @@ export const CLIENT_CONVENTIONS = {
  */
 export const clientTarget: Target = {
   name: "client",
-  emit({ model }) {
+  emit(ctx) {
+    const { model } = ctx;
     const wire = wireFacts(model);
     // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
     if (wire.requests.length === 0 || model.lifecycle.kind === "unknown" || model.protocolVersion === null) return [];
@@ -84,7 +85,7 @@ export const clientTarget: Target = {
     rejectClashes(model, wire.inputRequests.map((input, i) => ({ member: handlers[i]!.option, message: input.message })), "client option");
     const notificationUnion = Object.entries(MEMBERSHIP_UNIONS).find(([name, role]) => role.kind === "notification" && role.sender === "server" && defined(name))?.[0];
     const listenMethod = wire.listen ? methods.find((m) => m.method === str(wire.listen!.method)) : undefined;
-    const protocol = protocolLiteral(model, wire, index);
+    const protocol = protocolLiteral(model, wire, index, deprecatedOnTheWire(ctx));
     const content = render("client.ts.hbs", {
       methods,
       handlers,
@@ -215,7 +216,7 @@ function resultValidator(results: string[]): string {
 const json = (value: string | number | null): string => (value === null ? "null" : typeof value === "string" ? str(value) : String(value));
 
 /** The `ClientProtocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelIndex): string {
+function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelIndex, deprecated: string): string {
   const { lifecycle } = model;
   const life =
     lifecycle.kind === "stateless"
@@ -243,7 +244,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelInde
   notifications: { progress: ${json(wire.notifications.progress)}, cancelled: ${json(wire.notifications.cancelled)}, acknowledged: ${json(wire.notifications.acknowledged)} },
   listen: ${wire.listen ? `{ method: ${str(wire.listen.method)} }` : "null"},
   ping: ${wire.ping ? str(wire.ping) : "null"},
-  deprecated: ${deprecatedOnTheWire(model)},
+  deprecated: ${deprecated},
   tools: ${toolFacts(index, wire, featureFacts(model))},
 }`;
 }

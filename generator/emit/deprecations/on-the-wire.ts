@@ -1,4 +1,4 @@
-import type { ProtocolModel } from "../../ir/model.js";
+import type { EmitContext } from "../file.js";
 import type { RegistryEntry } from "../../registry/index.js";
 import { registryOf } from "./registry-of.js";
 import { str } from "../code.js";
@@ -8,8 +8,9 @@ import { methodRoles } from "../../ir/query.js";
  * Where a deprecated feature shows on the wire, from the registry: a method whose message is
  * deprecated, a deprecated `_meta` key, a deprecated client capability; each with its notice.
  */
-export function deprecatedOnTheWire(model: ProtocolModel): string {
-  const registry = registryOf(model);
+export function deprecatedOnTheWire(ctx: EmitContext): string {
+  const { model } = ctx;
+  const registry = registryOf(ctx);
   const notice = (entry: RegistryEntry): string => {
     const removal = entry.earliestRemoval ? `; earliest removal: first revision released on or after ${entry.earliestRemoval.date}` : "";
     const why = [entry.asOf && `as of ${entry.asOf}`, entry.sep].filter(Boolean).join(", ");

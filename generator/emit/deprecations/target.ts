@@ -13,7 +13,7 @@ import { registryOf } from "./registry-of.js";
 export const deprecationsTarget: Target = {
   name: "deprecations",
   emit(ctx): GeneratedFile[] {
-    const registry = registryOf(ctx.model);
+    const registry = registryOf(ctx);
     return [
       { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n`, description: "the deprecation registry as data: one entry per `@deprecated` tag" },
       { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }), entry: { platform: "portable" }, description: "the deprecation registry as a typed constant, with lookups by method, capability and definition" },

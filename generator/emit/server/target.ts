@@ -3,13 +3,13 @@ import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { jsdoc, literal, str } from "../code.js";
-import { render, runtimeFile } from "../file.js";
+import { render, runtimeFile, type EmitContext } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { toolFacts } from "../client/target.js";
 import { ModelIndex } from "../../ir/query.js";
 import { featureFacts } from "../../ir/features.js";
 import { featureTypes } from "./feature-types.js";
-import { eraBridges, type EraBridge } from "../../ir/eras.js";
+import { eraBridges, type EraBridge } from "../../derive/eras.js";
 import { validatorsTarget } from "../validators/target.js";
 import { typesTarget } from "../types/target.js";
 
@@ -36,7 +36,8 @@ const SERVER_RUNTIME = [
  */
 export const serverTarget: Target = {
   name: "server",
-  emit({ model, generatorVersion, legacy = [] }) {
+  emit(ctx) {
+    const { model, generatorVersion, legacy = [] } = ctx;
     const wire = wireFacts(model);
     // Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol
     // to serve (the small fixture schemas); every published revision has all three (test/output).
@@ -49,7 +50,7 @@ export const serverTarget: Target = {
       result: resultType(request, wire),
     }));
     const bridges = eraBridges(model, legacy);
-    const protocol = protocolLiteral(model, wire, bridges);
+    const protocol = protocolLiteral(model, wire, bridges, deprecatedOnTheWire(ctx));
     const defined = (name: string) => (model.definitions.some((d) => d.name === name) ? `T.${name}` : null);
     const content = render("server.ts.hbs", {
       handlers,
@@ -69,7 +70,7 @@ export const serverTarget: Target = {
     return [
       { path: "server.ts", content, entry: { platform: "node" }, description: "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)" },
       ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
-      ...legacy.flatMap((old) => legacyFiles(old, generatorVersion)),
+      ...legacy.flatMap((old) => legacyFiles({ ...ctx, model: old, generatorVersion })),
     ];
   },
 };
@@ -118,10 +119,11 @@ const legacyModule = (bridge: { revision: string }): string => `Legacy${bridge.r
  * A legacy revision's `types.ts` and `validators.ts`, emitted by the same targets as the modern
  * ones, under `legacy/<revision>/`; they share the output's runtime.
  */
-function legacyFiles(model: ProtocolModel, generatorVersion: string) {
+function legacyFiles(ctx: EmitContext) {
+  const { model } = ctx;
   const dir = legacyDir(model);
   return [typesTarget, validatorsTarget].flatMap((target) =>
-    target.emit({ model, generatorVersion }).map((file) =>
+    target.emit(ctx).map((file) =>
       // Not entry points: the index re-exports the modern revision's modules only.
       file.path.startsWith("runtime/")
         ? { path: file.path, content: file.content }
@@ -160,7 +162,7 @@ function legacyLiteral(bridge: EraBridge): string {
 }
 
 /** The `Protocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBridge[]): string {
+function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBridge[], deprecated: string): string {
   const { lifecycle } = model;
   const methods = wire.requests
     .map(
@@ -196,7 +198,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBrid
   logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
   handshakeVersionParam: ${str(PROTOCOL_VERSION_FIELD)},
   legacy: [${bridges.map(legacyLiteral).join(", ")}],
-  deprecated: ${deprecatedOnTheWire(model)},
+  deprecated: ${deprecated},
   listen: ${listen},
 }`;
 }

@@ -32,7 +32,8 @@ export async function renderTools(model: ProtocolModel, options: { file: string;
       listing: JSON.stringify(listing),
     };
   });
-  const ctx = { model, generatorVersion: options.generatorVersion };
+  // A tools file is no protocol revision: no release dates, no deprecation registry.
+  const ctx = { model, generatorVersion: options.generatorVersion, releases: {} };
   const files: GeneratedFile[] = [
     ...typesTarget.emit(ctx),
     ...validatorsTarget.emit(ctx),

@@ -1,8 +1,8 @@
-import type { ProtocolModel, TypeNode } from "./model.js";
-import { methodRoles, ModelIndex } from "./query.js";
-import { wireFacts, type WireFacts } from "./wire.js";
+import type { ProtocolModel, TypeNode } from "../ir/model.js";
+import { methodRoles, ModelIndex } from "../ir/query.js";
+import { wireFacts, type WireFacts } from "../ir/wire.js";
 import { diffModels } from "../diff/index.js";
-import { WIRE_CONVENTIONS } from "./conventions.js";
+import { WIRE_CONVENTIONS } from "../ir/conventions.js";
 
 /**
  * How a stateless (per-request `_meta`) revision is spoken to a peer of an initialize-era revision:

@@ -1,0 +1,54 @@
+// Lint for the project's own TypeScript and scripts, above all the layer boundaries: the generator
+// runs load → IR → emit, and the runtime copied into every output stands alone. It lives in
+// tools/eslint because typescript-eslint needs TypeScript 5's JavaScript API, which the TypeScript 7
+// compiler the project builds with does not have. Run: npm run lint.
+import { fileURLToPath } from "node:url";
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const basePath = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Imports a layer may not make: each entry forbids the folders of `generator/` named in `layers`. */
+function forbidLayers(files, layers, why) {
+  return {
+    basePath,
+    files,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: `(^|/)(${layers.join("|")})/`, message: why }] }],
+    },
+  };
+}
+
+/** Runtime modules the output holds only on request, with the packages each may import. */
+const OPTIONAL_ADAPTERS = {
+  "templates/runtime/json-schema-ajv.ts": ["ajv", "ajv-formats"],
+  "templates/runtime/json-schema-cfworker.ts": ["@cfworker/json-schema"],
+};
+
+/** The runtime is copied into dependency-free output: node: built-ins and its own modules only. */
+function runtimeImports(files, packages) {
+  const allowed = ["node:", "\\./", ...packages.map((p) => `${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`)];
+  const why = "the runtime is copied into dependency-free output: only node: built-ins and its own modules";
+  return { basePath, files: [files], rules: { "no-restricted-imports": ["error", { patterns: [{ regex: `^(?!${allowed.join("|")})`, message: why }] }] } };
+}
+
+export default tseslint.config(
+  { basePath, ignores: ["**/node_modules/**", "dist/**", "generated/**", "test/fixtures/**", ".bench-tmp*/**", "tools/**"] },
+  {
+    basePath,
+    files: ["**/*.{ts,mjs,js}"],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+    },
+  },
+  forbidLayers(["generator/ir/**"], ["load", "derive", "emit", "spec", "cli", "diff", "registry"], "the IR is the bottom layer: it imports nothing above it"),
+  forbidLayers(["generator/load/**"], ["derive", "emit", "spec", "cli", "diff", "registry"], "the loader produces the IR and knows nothing of what reads it"),
+  forbidLayers(["generator/derive/**"], ["load", "emit", "spec", "cli"], "derivations read IRs (and their diff) only"),
+  forbidLayers(["generator/emit/**"], ["load", "spec", "cli", "diff"], "emitters read only the IR, what is derived from it, and facts passed in their context"),
+  forbidLayers(["generator/diff/**", "generator/registry/**"], ["load", "derive", "emit", "spec", "cli"], "the diff and the registry read IRs only"),
+  forbidLayers(["generator/spec/**"], ["load", "ir", "derive", "emit", "cli", "diff", "registry"], "locating and fetching schemas knows nothing of the model"),
+  runtimeImports("templates/runtime/**", []),
+  // Optional adapters, emitted only when the user asks for them at generation, may import their library.
+  ...Object.entries(OPTIONAL_ADAPTERS).map(([file, packages]) => runtimeImports(file, packages)),
+);
