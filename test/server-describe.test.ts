@@ -4,14 +4,12 @@
  * requires a field the server's options fill (a draft's `DiscoverResult` required `serverInfo`) is
  * served with it; one requiring a field nothing can fill is a generation error at that line.
  */
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
-import { GOLDEN_VERSION, loadSchemaText, writeToTemp } from "./helpers/golden.js";
-import { emitFacts, schemaFile } from "./helpers/spec.js";
+import { loadSchemaText } from "./helpers/golden.js";
+import { serverGenerator } from "./helpers/generated-server.js";
+import { schemaFile } from "./helpers/spec.js";
 import { CC, PV, type Msg, type ServerLike } from "./helpers/server-harness.js";
 
 const BASE = readFileSync(schemaFile("2026-07-28"), "utf8");
@@ -23,18 +21,9 @@ function withDiscoverFields(fields: string): string {
   return BASE.replace(DISCOVER_RESULT, `${DISCOVER_RESULT}${fields}`);
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-async function generate(schema: string, revision: string): Promise<{ server: Record<string, unknown>; validators: Record<string, unknown> }> {
-  const model = loadSchemaText(schema, revision);
-  const dir = writeToTemp(await renderRevision(model, GOLDEN_VERSION, emitFacts(model)), "mcp-gen-describe-");
-  dirs.push(dir);
-  const load = (file: string) => import(/* @vite-ignore */ pathToFileURL(join(dir, file)).href) as Promise<Record<string, unknown>>;
-  return { server: await load("server.ts"), validators: await load("validators.ts") };
-}
+const generator = serverGenerator("mcp-gen-describe-");
+afterAll(() => generator.dispose());
+const generate = generator.generate;
 
 const INFO = { name: "describe-test", version: "1.2.3" };
 const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { [PV]: "2026-07-28", [CC]: {} } } };

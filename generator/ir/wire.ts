@@ -1,6 +1,6 @@
 import type { Property, ProtocolModel, TypeNode } from "./model.js";
 import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
-import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./conventions.js";
+import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./conventions.js";
 
 /**
  * The facts a server or client needs to speak a revision on the wire, derived from the model alone:
@@ -33,6 +33,30 @@ export interface WireFacts {
   ping: string | null;
   /** The result the runtime writes itself to describe the server (discovery or handshake), field by field. */
   describe: DescribeFacts;
+  /** The field names the runtime writes (and reads back) around handlers' results, from the revision's own types. */
+  envelope: EnvelopeFacts;
+}
+
+/**
+ * Where the runtime's own fields go in messages no handler writes: the result type every result
+ * carries, the input-required result (its map of input requests, its opaque state), the params a
+ * retried request brings them back in, and the acknowledgement of a listen stream. A name is
+ * `null` where the revision has no such field.
+ */
+export interface EnvelopeFields {
+  resultType: string | null;
+  inputRequests: string | null;
+  /** In the input-required result and, under the same name, in the retried request's params. */
+  requestState: string | null;
+  inputResponses: string | null;
+  /** The acknowledgement notification's param holding the filter the server honours. */
+  acknowledgedFilter: string | null;
+}
+
+export interface EnvelopeFacts {
+  fields: EnvelopeFields;
+  /** Required properties the runtime has no value for, in a message it writes itself. */
+  unfillable: Array<{ result: string; property: Property }>;
 }
 
 /** Where the runtime takes a field of a result it writes itself. */
@@ -172,7 +196,67 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     listen: listenFacts,
     ping: pingMethod(model),
     describe: describeFacts(model, index),
+    envelope: envelopeFacts(model, index),
   };
+}
+
+/**
+ * The envelope's field names, each found by what its type holds: the result type by its
+ * definition, the input requests and responses as the maps whose values are the input-request
+ * union and its result union, the state as the string the input-required result and the retried
+ * params share. Then every other required field of those messages (and of the listen result,
+ * which the runtime writes when it ends a stream) is reported: nothing could fill it.
+ */
+export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model)): EnvelopeFacts {
+  const roles = methodRoles(model.methods);
+  const conventions = WIRE_CONVENTIONS;
+  const resultType =
+    roles
+      .flatMap((m) => m.results)
+      .flatMap((result) => index.objectOf({ kind: "ref", name: result })?.properties ?? [])
+      .find((p) => refersTo(p.type, conventions.resultTypeDefinition))?.name ?? null;
+  const mapOf = (properties: Property[], union: string | null | undefined) =>
+    union ? (properties.find((p) => refersTo(index.objectOf(p.type)?.indexSignature?.type ?? { kind: "null" }, union)) ?? null) : null;
+
+  const inputUnion = Object.entries(MEMBERSHIP_UNIONS).find(([, role]) => role.kind === "inputRequest");
+  const accepting = roles.filter((m) => m.acceptsInputResponses);
+  const requiredName = sharedResult(accepting);
+  const requiredResult = index.objectOf(requiredName ? { kind: "ref", name: requiredName } : null)?.properties ?? [];
+  const retryParams = index.objectOf(accepting[0]?.params ?? null)?.properties ?? [];
+  const inputRequests = mapOf(requiredResult, inputUnion?.[0]);
+  const inputResponses = mapOf(retryParams, inputUnion?.[1].resultUnion);
+  const requestState =
+    requiredResult.find((p) => p.type.kind === "string" && retryParams.some((q) => q.name === p.name && q.type.kind === "string")) ?? null;
+
+  const listenMethod = roles.find((m) => m.kind === "request" && m.sender !== "server" && index.property(m.params, conventions.listenFilterParam));
+  const acknowledged = roles.find((m) => m.kind === "notification" && index.property(m.params, conventions.listenFilterParam));
+  const acknowledgedFilter = acknowledged ? conventions.listenFilterParam : null;
+
+  const fields: EnvelopeFields = {
+    resultType,
+    inputRequests: inputRequests?.name ?? null,
+    requestState: requestState?.name ?? null,
+    inputResponses: inputResponses?.name ?? null,
+    acknowledgedFilter,
+  };
+  const unfillable: EnvelopeFacts["unfillable"] = [];
+  const written = [
+    { name: requiredName, properties: requiredResult, filled: [fields.inputRequests, fields.requestState] },
+    ...(listenMethod?.results ?? []).map((name) => ({ name, properties: index.objectOf({ kind: "ref", name })?.properties ?? [], filled: [] })),
+    {
+      name: acknowledged ? (acknowledged.params?.kind === "ref" ? acknowledged.params.name : acknowledged.message) : null,
+      properties: index.objectOf(acknowledged?.params ?? null)?.properties ?? [],
+      filled: [acknowledgedFilter],
+    },
+  ];
+  for (const { name, properties, filled } of written) {
+    if (!name) continue;
+    for (const property of properties) {
+      if (property.optional || runtimeAdded(property) || filled.includes(property.name)) continue;
+      unfillable.push({ result: name, property });
+    }
+  }
+  return { fields, unfillable };
 }
 
 function pingMethod(model: ProtocolModel): string | null {

@@ -2,7 +2,7 @@ import type { ErrorCode, ProtocolModel } from "../ir/model.js";
 import { IR_VERSION } from "../ir/model.js";
 import { ModelIndex, walkType } from "../ir/query.js";
 import { checkModel } from "../ir/check.js";
-import { describeFacts } from "../ir/wire.js";
+import { describeFacts, envelopeFacts } from "../ir/wire.js";
 import { GeneratorError } from "../errors.js";
 import { CONSTANT_ROLES, JSONRPC_ERROR_RANGE } from "../ir/conventions.js";
 import { readDeclarations } from "./declarations.js";
@@ -47,11 +47,11 @@ export function loadModel(schemaFile: string, options: { revision: string; integ
 
 /** A result the generated server writes itself must be one it can fill: else the revision cannot be served. */
 function checkRuntimeResults(model: ProtocolModel, file: string): void {
-  const [first] = describeFacts(model).unfillable;
+  const [first] = [...describeFacts(model).unfillable, ...envelopeFacts(model).unfillable];
   if (!first) return;
   const { result, property } = first;
   throw new GeneratorError(
-    `\`${result}\` requires \`${property.name}\`, which the generated server writes itself and has no source for (known: capabilities, identity, versions, caching hints, instructions)`,
+    `\`${result}\` requires \`${property.name}\`, which the generated server writes itself and has no source for (known: capabilities, identity, versions, caching hints, instructions, input requests, request state, the honoured subscription filter)`,
     file,
     property.line,
   );

@@ -192,6 +192,7 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBrid
   ping: ${json(wire.ping)},
   describe: ${JSON.stringify(wire.describe.fields)},
   resultTypes: ${json(wire.resultTypes)},
+  envelope: ${JSON.stringify(wire.envelope.fields)},
   errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
   meta: ${JSON.stringify(wire.meta)},
   notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
