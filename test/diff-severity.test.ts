@@ -119,6 +119,33 @@ describe.each<[string, Edits, Edits, Row[]]>([
   ["a result array bounded: the server (writer) breaks", { "/*GR*/": "tags?: string[];" }, { "/*GR*/": "\n  /** @maxItems 3 */\n  tags?: string[];\n" }, [["property-type-changed", "breaking-server", "GetResult.tags", "Array<string>", "Array<string>(<=3)"]]],
   ["a result union that only grew: the client (reader) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string | number | boolean;" }, [["property-type-changed", "breaking-client", "GetResult.value", "integer | string", "boolean | integer | string"]]],
   ["a result union that only shrank: the server (writer) breaks", { "/*GR*/": "value?: string | number;" }, { "/*GR*/": "value?: string;" }, [["property-type-changed", "breaking-server", "GetResult.value", "integer | string", "string"]]],
+  [
+    "a params field that took any object given a shape of optional fields: the client (writer) breaks",
+    { "/*GP*/": "options?: object;" },
+    { "/*GP*/": "options?: { context?: object; tools?: object };" },
+    [["property-type-changed", "breaking-client", "GetParams.options", "object", '{ "context"?: object; "tools"?: object }']],
+  ],
+  [
+    "a params field that took any object given a named shape: the client (writer) breaks",
+    { "/*GP*/": "options?: object;" },
+    { "/*GP*/": "options?: Options;", "/*DEFS*/": "export interface Options { context?: object }" },
+    [
+      ["property-type-changed", "breaking-client", "GetParams.options", "object", "Options"],
+      ["definition-added", "non-breaking", "Options", null, null],
+    ],
+  ],
+  [
+    "a result field's shape opened to any object: the client (reader) breaks",
+    { "/*GR*/": "extra?: { note?: string };" },
+    { "/*GR*/": "extra?: object;" },
+    [["property-type-changed", "breaking-client", "GetResult.extra", '{ "note"?: string }', "object"]],
+  ],
+  [
+    "a result field that held any object given a shape: the server (writer) breaks",
+    { "/*GR*/": "extra?: object;" },
+    { "/*GR*/": "extra?: { note?: string };" },
+    [["property-type-changed", "breaking-server", "GetResult.extra", "object", '{ "note"?: string }']],
+  ],
   ["a params union that only grew: the server (reader) breaks", { "/*GP*/": "value?: string[];" }, { "/*GP*/": "value?: (string | number)[];" }, [["property-type-changed", "breaking-server", "GetParams.value", "Array<string>", "Array<integer | string>"]]],
   // Properties of a client request's params (client writes, server reads) and of its result (server writes, client reads).
   ["optional param added: nobody breaks", {}, { "/*GP*/": "size?: number;" }, [["property-added-optional", "non-breaking", "GetParams.size", null, "integer"]]],

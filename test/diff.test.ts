@@ -202,6 +202,9 @@ describe("real revisions", () => {
       expect(changes).toContainEqual(["property-became-optional", "breaking-both", "CancelledNotification.params.requestId", "required", "optional"]);
       expect(changes).toContainEqual(["property-added-optional", "non-breaking", "CreateMessageRequest.params.tools", null, "Array<Tool>"]);
       expect(changes).toContainEqual(["property-added-optional", "non-breaking", "CreateMessageRequest.params.toolChoice", null, "ToolChoice"]);
+      // Capabilities that took any object now have optional fields: only their writer, the client, can break.
+      expect(changes).toContainEqual(["property-type-changed", "breaking-client", "ClientCapabilities.sampling", "object", '{ "context"?: object; "tools"?: object }']);
+      expect(changes).toContainEqual(["property-type-changed", "breaking-client", "ClientCapabilities.elicitation", "object", '{ "form"?: object; "url"?: object }']);
       // Only elicitation's params, which became a union of two forms, stay one opaque entry.
       expect(changes.filter((c) => c[0] === "method-params-changed").map((c) => c[2])).toEqual(["elicitation/create"]);
     });

@@ -28,7 +28,7 @@
  * | property-removed            | breaking-<consumers>                | Consumers relying on it lose it. |
  * | property-became-required    | breaking-<producers>                | Producers that omitted it are now invalid. |
  * | property-became-optional    | breaking-<consumers>                | Consumers assuming it is present may find it missing. |
- * | property-type-changed       | breaking-<producers ∪ consumers>    | Both sides must change what they write and read; a union that only grew breaks consumers, one that only shrank producers. |
+ * | property-type-changed       | breaking-<producers ∪ consumers>    | Both sides must change what they write and read; a union that only grew breaks consumers, one that only shrank producers (any JSON object given a shape shrank; a shape opened to any object grew). |
  * | literal-value-added         | breaking-<consumers>                | Consumers (exhaustive switches, validators) meet an unknown value. |
  * | literal-value-removed       | breaking-<producers>                | Producers sending the value are now invalid. |
  * | capability-added            | non-breaking (required: the party)  | Capabilities are opt-in; an old peer never declares or checks it. |

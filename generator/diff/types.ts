@@ -115,6 +115,14 @@ export function unionChange(
   const accepts = (type: TypeNode) => type.kind === "unknown" || type.kind === "any";
   if (accepts(after) && !accepts(before)) return "wider";
   if (accepts(before) && !accepts(after)) return "narrower";
+  // Any JSON object (`object`, `{ [key: string]: unknown }`) holds every value of an object shape.
+  const anyObject = (type: TypeNode, find: (name: string) => TypeNode | undefined) => isAnyObject(resolved(type, find));
+  const shaped = (type: TypeNode, find: (name: string) => TypeNode | undefined) => {
+    const object = resolved(type, find);
+    return object.kind === "object" && !isAnyObject(object);
+  };
+  if (anyObject(before, lookup.from) && shaped(after, lookup.to)) return "narrower";
+  if (shaped(before, lookup.from) && anyObject(after, lookup.to)) return "wider";
   if (before.kind === "array" && after.kind === "array") {
     const items = unionChange(before.items, after.items, lookup, renamed);
     if (items || typeText(before.items, renamed) !== typeText(after.items)) return items;
@@ -140,4 +148,25 @@ export function unionChange(
   if ([...a].every((m) => b.has(m))) return "wider";
   if ([...b].every((m) => a.has(m))) return "narrower";
   return null;
+}
+
+/** A type with its refs followed to what they name (a ref to a ref too; a cycle stops at the ref). */
+function resolved(type: TypeNode, find: (name: string) => TypeNode | undefined): TypeNode {
+  const seen = new Set<string>();
+  let node = type;
+  while (node.kind === "ref" && !seen.has(node.name)) {
+    seen.add(node.name);
+    const target = find(node.name);
+    if (!target) break;
+    node = target;
+  }
+  return node;
+}
+
+/** `object`, or an object type without properties whose keys may hold any value: any JSON object. */
+function isAnyObject(type: TypeNode): boolean {
+  if (type.kind === "nonPrimitive") return true;
+  if (type.kind !== "object" || type.properties.length > 0) return false;
+  const values = type.indexSignature?.type.kind;
+  return values === undefined || values === "unknown" || values === "any";
 }
