@@ -40,6 +40,22 @@ describe("constraint tags in the IR", () => {
     expect(prop("tags")).toEqual({ kind: "array", items: { kind: "string", format: null }, minItems: null, maxItems: 3 });
   });
 
+  it("reads a JSDoc written on the line of the token before its member (the compiler attaches it to nothing)", () => {
+    const compact = propertiesOf(rendered.model, "Compact");
+    expect(compact.get("link")!.type).toEqual({ kind: "string", format: "uri" });
+    expect(compact.get("tags")!.type).toEqual({ kind: "array", items: { kind: "string", format: null }, minItems: null, maxItems: 3 });
+    expect(compact.get("tags")!.doc.tags).toEqual([{ name: "maxItems", text: "3" }]);
+    expect(compact.get("count")!.doc).toEqual({ text: "", tags: [] });
+    expect(compact.get("count")!.type).toEqual({ kind: "number", integer: true, minimum: null, maximum: null });
+  });
+
+  it("leaves a JSDoc that ends its line to no member: it may trail the one before", () => {
+    const model = loadSchemaText("export interface T {\n  a: string; /** @maxItems 3 */\n  b: string[];\n}\n");
+    const b = propertiesOf(model, "T").get("b")!;
+    expect(b.doc).toEqual({ text: "", tags: [] });
+    expect(b.type).toEqual({ kind: "array", items: { kind: "string", format: null }, minItems: null, maxItems: null });
+  });
+
   it("keeps the tags in the docs too", () => {
     expect(propertiesOf(rendered.model, "Measurement").get("ratio")!.doc.tags.map((t) => `@${t.name} ${t.text}`)).toEqual([
       "@TJS-type number",
@@ -82,7 +98,7 @@ describe("generated validators of the constraints fixture", () => {
   const check = (value: unknown): Result => v.validators["Measurement"]!(value);
 
   it("exports is/validate functions and the validators table", () => {
-    expect(Object.keys(v.validators)).toEqual(["Measurement", "Link", "Slip"]);
+    expect(Object.keys(v.validators)).toEqual(["Measurement", "Link", "Slip", "Compact"]);
     expect(typeof v["isMeasurement"]).toBe("function");
     expect(typeof v["validateLink"]).toBe("function");
   });

@@ -29,7 +29,34 @@ export function fail(ctx: { file: string }, node: Node, message: string): never 
 export function docOf(node: Node): Doc {
   const docs = Node.isJSDocable(node) ? (node as unknown as JSDocableNode).getJsDocs() : [];
   const last = docs[docs.length - 1];
-  return last ? parseJsDoc(last.getText()) : EMPTY_DOC;
+  if (last) return parseJsDoc(last.getText());
+  const inline = inlineJsDoc(node);
+  return inline ? parseJsDoc(inline) : EMPTY_DOC;
+}
+
+/**
+ * A JSDoc block that opens on the line of the token before the node and runs up to the node on its
+ * line (`{ a: string; /** @maxItems 3 *\/ b?: string[] }`). The compiler counts a comment on that
+ * line as trailing the previous token and attaches it to nothing, yet its author meant the member
+ * it stands in front of. A block followed by a line break is left alone: that one may trail the
+ * previous member.
+ */
+function inlineJsDoc(node: Node): string | null {
+  const trivia = node.getSourceFile().getFullText().slice(node.getPos(), node.getStart());
+  let last: { text: string; end: number } | null = null;
+  for (let i = 0; i < trivia.length; ) {
+    if (trivia.startsWith("//", i)) {
+      const end = trivia.indexOf("\n", i);
+      i = end === -1 ? trivia.length : end + 1;
+    } else if (trivia.startsWith("/*", i)) {
+      const end = trivia.indexOf("*/", i + 2);
+      if (end === -1) return null;
+      last = { text: trivia.slice(i, end + 2), end: end + 2 };
+      i = end + 2;
+    } else i++;
+  }
+  if (!last || !last.text.startsWith("/**") || last.text === "/**/") return null;
+  return /^[ \t]*$/.test(trivia.slice(last.end)) ? last.text : null;
 }
 
 /** Converts a TypeScript type node; anything the IR cannot describe is an error naming its line. */
