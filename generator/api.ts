@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { generatorVersion } from "./cli/version.js";
 import { diffModels } from "./diff/index.js";
 import { checkRevision, writeRevision } from "./emit/index.js";
+import { inSchemaFile } from "./errors.js";
 import type { OutputChange } from "./emit/write.js";
 import type { ProtocolModel } from "./ir/model.js";
 import { loadModel } from "./load/index.js";
@@ -78,10 +79,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     force: options.force === true,
   };
   if (options.check) {
-    const plan = await checkRevision(model, emit);
+    const plan = await inSchemaFile(schema.schemaFile, model.source.file, () => checkRevision(model, emit));
     return { revision: schema.revision, outDir, origin: schema.origin, files: [], changes: plan.changes };
   }
-  const written = await writeRevision(model, emit);
+  const written = await inSchemaFile(schema.schemaFile, model.source.file, () => writeRevision(model, emit));
   return { revision: schema.revision, outDir, origin: schema.origin, files: written.files, changes: written.plan.changes };
 }
 

@@ -6,7 +6,7 @@ import { enableCompileCache } from "./compile-cache.js";
 import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
 import { pinnedCommitOf, readRevisions } from "../spec/revisions.js";
 import { releasesOf } from "../registry/index.js";
-import { GeneratorError } from "../errors.js";
+import { GeneratorError, inSchemaFile } from "../errors.js";
 import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
@@ -108,7 +108,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
       const started = performance.now();
       const model = load(schema);
       const options = optionsFor(schema, model);
-      const written = await emitRevision(model, options);
+      const written = await inSchemaFile(schema.schemaFile, model.source.file, () => emitRevision(model, options));
       const ms = Math.round(performance.now() - started);
       io.stderr(
         `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, options.outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
@@ -117,7 +117,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
     async check(schema: ResolvedSchema): Promise<string[]> {
       const model = load(schema);
       const options = optionsFor(schema, model);
-      const plan = await checkRevision(model, options);
+      const plan = await inSchemaFile(schema.schemaFile, model.source.file, () => checkRevision(model, options));
       return plan.changes.map((c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`);
     },
   };
