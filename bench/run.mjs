@@ -26,3 +26,6 @@ await benchClient(revision, jsDir);
 
 const { benchLegacy, MODERN, LEGACY } = await import("./legacy.mjs");
 await benchLegacy(prepareRevision(MODERN, LEGACY));
+
+const { benchTools } = await import("./tools.mjs");
+await benchTools(revision, jsDir);

@@ -10,12 +10,13 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, ServerDefinitions, type McpServer } from "../generated/2026-07-28/server.js";
 import { createClient, httpTransport, InvalidResultError } from "../generated/2026-07-28/client.js";
+import { createServer as createStatefulServer, ServerDefinitions as StatefulDefinitions } from "../generated/2025-11-25/server.js";
 import type { JsonSchemaEngine } from "../generated/2026-07-28/runtime/json-schema.js";
 import { ajvEngine } from "../templates/runtime/json-schema-ajv.js";
 import { cfworkerEngine } from "../templates/runtime/json-schema-cfworker.js";
 import { INFO, rpc } from "./helpers/server-fixture.js";
 import { rawServer, type RawServer } from "./helpers/client-servers.js";
-import type { Msg } from "./helpers/server-harness.js";
+import { connect, type Msg } from "./helpers/server-harness.js";
 
 const ENGINES: ReadonlyArray<[string, () => JsonSchemaEngine]> = [
   ["ajv", ajvEngine],
@@ -363,6 +364,36 @@ describe("the client without a JSON Schema engine", () => {
       expect(logs).toEqual(["mcp client: checkToolOutput needs a jsonSchema engine: structured results are not checked"]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("the same layer on a stateful revision (2025-11-25)", () => {
+  it("serves the listing and checked calls after the initialize handshake", async () => {
+    const calls: unknown[] = [];
+    const definitions = new StatefulDefinitions({ engine: ajvEngine() });
+    definitions.tool<{ n: number }>({
+      name: "double",
+      inputSchema: COUNT_SCHEMA as never,
+      outputSchema: OUTPUT_SCHEMA as never,
+      handler: (args) => (calls.push(args), { content: [], structuredContent: { doubled: args.n * 2 } }),
+    });
+    const changes: string[] = [];
+    definitions.onChange((n) => void changes.push(n.method));
+    const server = createStatefulServer({ info: INFO, capabilities: {}, definitions });
+    const peer = await connect("direct", server as never, { protocolVersion: "2025-11-25" });
+    try {
+      const plain = (id: string, method: string, params: Msg) => ({ jsonrpc: "2.0", id, method, params });
+      await peer.send(plain("init", "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }));
+      expect((await peer.send(plain("list", "tools/list", {}))).response!.result.tools.map((t: Msg) => t.name)).toEqual(["double"]);
+      expect((await peer.send(plain("ok", "tools/call", { name: "double", arguments: { n: 2 } }))).response!.result.structuredContent).toEqual({ doubled: 4 });
+      const wrong = await peer.send(plain("bad", "tools/call", { name: "double", arguments: { n: "2" } }));
+      expect(wrong.response!.result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^Invalid arguments: \/n /) }] });
+      expect(calls).toEqual([{ n: 2 }]);
+      definitions.tool({ name: "late", inputSchema: { type: "object" }, handler: () => ({ content: [] }) });
+      expect(changes).toEqual(["notifications/tools/list_changed"]);
+    } finally {
+      await peer.close();
     }
   });
 });
