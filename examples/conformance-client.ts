@@ -10,6 +10,7 @@
  * threw, so that a client bug shows up as a failed scenario rather than as a silent pass.
  */
 import { createClient, httpTransport, type McpClient } from "../generated/2026-07-28/client.js";
+import { oauthClient, type OAuthClientCredentials } from "../generated/2026-07-28/runtime/oauth-client.js";
 import type * as T from "../generated/2026-07-28/types.js";
 
 const url = process.argv[process.argv.length - 1];
@@ -162,6 +163,43 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   },
 };
 
+/** The Client ID Metadata Document URL the auth scenarios expect where the server supports one. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+/** Nothing listens here: the mocks redirect to it and the headless browser step reads the redirect. */
+const REDIRECT_URI = "http://127.0.0.1:33418/callback";
+
+/**
+ * The browser step without a browser: the mocks' authorization endpoint approves at once and
+ * redirects, so the redirect's Location is the URL a browser would have landed on.
+ */
+async function headlessBrowser(authorizationUrl: URL): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: "manual" });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (response.status < 300 || response.status >= 400 || !location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return new URL(location, authorizationUrl).href;
+}
+
+/**
+ * auth/*: an OAuth client on the HTTP transport (pre-registered credentials when the context gives
+ * them); list the tools, then call each one (a call may need more scope than the listing: step-up).
+ */
+async function authorized(): Promise<void> {
+  const clients: OAuthClientCredentials[] =
+    typeof context.client_id === "string" && typeof context.issuer === "string"
+      ? [{ issuer: context.issuer, clientId: context.client_id, ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}) }]
+      : [];
+  const authorization = oauthClient({ redirectUri: REDIRECT_URI, authorize: headlessBrowser, clientMetadataUrl: CLIENT_METADATA_URL, clients, log });
+  const mcp = createClient({ transport: httpTransport(url!, { authorization }), info: INFO, log });
+  try {
+    const { tools } = await mcp.listTools();
+    log(`tools: ${tools.map((t) => t.name).join(", ")}`);
+    for (const tool of tools) log(`${tool.name}: ${text(await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) }))}`);
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** Anything else (auth/* and scenarios of later suites): discover and list tools; failures are reported, not fatal. */
 async function generic(): Promise<void> {
   const mcp = client();
@@ -183,7 +221,7 @@ if (!url || !/^https?:\/\//.test(url)) {
 }
 
 try {
-  await (Object.hasOwn(SCENARIOS, scenario) ? SCENARIOS[scenario]! : generic)();
+  await (Object.hasOwn(SCENARIOS, scenario) ? SCENARIOS[scenario]! : scenario.startsWith("auth/") ? authorized : generic)();
   process.exit(0);
 } catch (error) {
   log(`scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

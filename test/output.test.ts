@@ -38,9 +38,21 @@ describe("generated output", () => {
   describe.each(REVISIONS)("%s", (revision) => {
     it("is byte-identical when generated again in another process", async () => {
       const model = loadModel(schemaFile(revision), { revision });
-      const files = await renderRevision(model, version, emitFacts(model));
+      const files = await renderRevision(model, version, { ...emitFacts(model), auth: true });
       expect(files.map((f) => f.path).sort()).toEqual(filesUnder(generatedDir(revision)));
       for (const file of files) expect(file.content, file.path).toBe(readFileSync(join(generatedDir(revision), file.path), "utf8"));
+    });
+
+    it("stays dependency-free without --auth: no adapter module, no import of a package", async () => {
+      const model = loadModel(schemaFile(revision), { revision });
+      const files = await renderRevision(model, version, emitFacts(model));
+      expect(files.map((f) => f.path)).not.toContain("runtime/oauth-client.ts");
+      expect(files.map((f) => f.path)).not.toContain("runtime/jwt-verifier.ts");
+      for (const file of files.filter((f) => f.path.endsWith(".ts"))) expect(file.content, file.path).not.toMatch(/from "(?![.]|node:)[^"]+"/);
+      const withAuth = await renderRevision(model, version, { ...emitFacts(model), auth: true });
+      // Regenerating as the header says keeps the adapters.
+      expect(withAuth.find((f) => f.path === "types.ts")!.content).toContain(`mcp-gen --revision ${revision} --auth\``);
+      expect(withAuth.map((f) => f.path).filter((p) => !files.some((f) => f.path === p))).toEqual(files.some((f) => f.path === "client.ts") ? ["runtime/oauth-client.ts", "runtime/jwt-verifier.ts"] : []);
     });
 
     it("starts every file with a header naming the revision, the schema's sha256 and the generator version", () => {

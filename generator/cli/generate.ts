@@ -27,6 +27,8 @@ export interface GenerateArgs {
   revisions: string[];
   /** Initialize-era revisions the generated server also serves (`--legacy`). */
   legacy?: string[] | undefined;
+  /** Also emit the optional authorization adapters (OAuth client, JWT verifier). */
+  auth?: boolean;
   all: boolean;
   out?: string | undefined;
   specDir?: string | undefined;
@@ -101,6 +103,7 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
       force: args.force === true,
       jsonSchema: args.jsonSchema,
       ...(legacy.length > 0 ? { legacy } : {}),
+      auth: args.auth === true,
     };
   };
   return {
@@ -135,6 +138,7 @@ function regenerateCommand(revision: string, outDir: string, args: GenerateArgs,
   if (args.out !== undefined) words.push("--out", shellWord(displayPath(io, outDir)));
   if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
   if (args.jsonSchema) words.push("--json-schema", args.jsonSchema);
+  if (args.auth) words.push("--auth");
   return words.join(" ");
 }
 

@@ -98,6 +98,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           .option("check", { type: "boolean", describe: "write nothing; exit 1 listing the files a run would change (for CI)" })
           .option("force", { type: "boolean", describe: "overwrite generated files that were edited by hand" })
           .option("watch", { type: "boolean", describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)" })
+          .option("auth", { type: "boolean", describe: "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)" })
           .option("json-schema", { type: "string", choices: JSON_SCHEMA_ADAPTERS, requiresArg: true, describe: "also emit a JSON Schema engine adapter (its package becomes a dependency)" })
           .conflicts("revision", "all")
           .example("$0 --revision 2026-07-28", "generate into generated/2026-07-28 (downloads the pinned spec if needed)")
@@ -118,6 +119,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
               check: a.check === true,
               watch: a.watch === true,
               jsonSchema: single(a.jsonSchema, "--json-schema") as JsonSchemaAdapter | undefined,
+              auth: a.auth === true,
             },
             io,
           );

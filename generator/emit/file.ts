@@ -36,6 +36,8 @@ export interface EmitContext {
   legacy?: readonly ProtocolModel[];
   /** Release date of each known revision (`schema/revisions.json`), for the registry's removal dates. */
   releases: Releases;
+  /** `--auth`: also emit the optional authorization adapters (they import oauth4webapi and jose). */
+  auth?: boolean;
 }
 
 export interface Provenance {
@@ -46,8 +48,9 @@ export interface Provenance {
 }
 
 /** The regenerate command of a context. */
-export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance" | "legacy">): string =>
-  ctx.provenance?.regenerate ?? `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}`;
+export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth">): string =>
+  ctx.provenance?.regenerate ??
+  `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}${ctx.auth ? " --auth" : ""}`;
 
 /** Renders `templates/<name>` with data. Templates lay files out; code inside comes from builders. */
 export function render(name: string, data: object): string {

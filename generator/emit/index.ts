@@ -10,6 +10,7 @@ import { serverTarget } from "./server/target.js";
 import { clientTarget } from "./client/target.js";
 import { deprecationsTarget } from "./deprecations/target.js";
 import { jsonSchemaTarget } from "./json-schema/target.js";
+import { authTarget } from "./auth/target.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import { planOutput, writeOutput, type OutputPlan } from "./write.js";
 
@@ -20,7 +21,7 @@ export interface Target {
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
-export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget, jsonSchemaTarget];
+export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget, jsonSchemaTarget, authTarget];
 
 /** What the emitters are told beside the model: where it came from, and the project's release dates. */
 export interface EmitFacts extends Provenance {
@@ -29,6 +30,8 @@ export interface EmitFacts extends Provenance {
   jsonSchema?: JsonSchemaAdapter | undefined;
   /** Initialize-era revisions the server also serves (`--legacy`). */
   legacy?: readonly ProtocolModel[] | undefined;
+  /** `--auth`: the authorization adapters (runtime/oauth-client.ts, runtime/jwt-verifier.ts). */
+  auth?: boolean;
 }
 
 export interface EmitOptions extends EmitFacts {
@@ -64,14 +67,14 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
     generator: `mcp-gen ${options.generatorVersion}`,
     revision: model.revision,
     schemaSha256: model.source.sha256,
-    regenerate: regenerateCommand({ model, provenance: options, ...(options.legacy ? { legacy: options.legacy } : {}) }),
+    regenerate: regenerateCommand({ model, provenance: options, ...(options.legacy ? { legacy: options.legacy } : {}), auth: options.auth === true }),
   };
 }
 
 /** The files of one revision, formatted, without writing them. */
 export async function renderRevision(model: ProtocolModel, generatorVersion: string, facts: EmitFacts): Promise<GeneratedFile[]> {
   const provenance = { regenerate: facts.regenerate, sourceCommit: facts.sourceCommit };
-  const ctx: EmitContext = { model, generatorVersion, provenance, releases: facts.releases, jsonSchema: facts.jsonSchema };
+  const ctx: EmitContext = { model, generatorVersion, provenance, releases: facts.releases, jsonSchema: facts.jsonSchema, auth: facts.auth === true };
   if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));

@@ -27,6 +27,26 @@ export interface HttpTransportOptions {
   maxEventBytes?: number;
   /** Deepest nesting of arrays and objects accepted in an answer (checked before parsing); default 1000. */
   maxDepth?: number;
+  /**
+   * Authorization for servers that demand it: supplies the `Authorization` header and answers 401
+   * and 403 refusals (`runtime/oauth-client.ts`, generated with `--auth`, is one).
+   */
+  authorization?: HttpAuthorization;
+}
+
+/** What the transport asks of an authorization layer; it keeps the OAuth mechanics out of here. */
+export interface HttpAuthorization {
+  /** The `Authorization` header value for a request to `url`; undefined sends none. */
+  header(url: string, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * The server refused a request with 401 or 403. Resolves true to send the request again (with a
+   * new header), false to hand the refusal to the caller; throws to end the request with its error.
+   * `attempt` counts this request's refusals, from 1.
+   */
+  refused(
+    refusal: { url: string; status: number; challenge: string | null; attempt: number },
+    signal: AbortSignal,
+  ): Promise<boolean>;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -77,10 +97,37 @@ class HttpTransport implements ClientTransport {
       Accept: "application/json, text/event-stream",
     };
     if (this.session !== null) all["Mcp-Session-Id"] = this.session;
-    const doFetch = this.options.fetch ?? fetch;
+    const auth = this.options.authorization;
     const text = JSON.stringify(body);
-    // Redirects are followed here, and only within the server's origin: another origin would get
-    // the request (headers and body) and be trusted with the answer.
+    let response: Response;
+    for (let attempt = 1; ; attempt++) {
+      if (auth) {
+        const authorization = await auth.header(this.url, signal);
+        if (authorization === undefined) delete all.Authorization;
+        else all.Authorization = authorization;
+      }
+      response = await this.send(all, text, signal);
+      if (!auth || (response.status !== 401 && response.status !== 403)) break;
+      const challenge = response.headers.get("www-authenticate");
+      const refusal = { url: this.url, status: response.status, challenge, attempt };
+      if (!(await auth.refused(refusal, signal))) break;
+      await response.body?.cancel().catch(() => {});
+    }
+    const session = response.headers.get(SESSION_HEADER);
+    if (session !== null) this.session = session;
+    return response;
+  }
+
+  /**
+   * One POST. Redirects are followed here, and only within the server's origin: another origin
+   * would get the request (headers and body) and be trusted with the answer.
+   */
+  private async send(
+    all: Record<string, string>,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const doFetch = this.options.fetch ?? fetch;
     let url = this.url;
     let response: Response;
     for (let hops = 0; ; hops++) {
@@ -121,8 +168,6 @@ class HttpTransport implements ClientTransport {
         );
       url = next.href;
     }
-    const session = response.headers.get(SESSION_HEADER);
-    if (session !== null) this.session = session;
     return response;
   }
 

@@ -8,6 +8,7 @@ import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { GeneratorError } from "../../errors.js";
 import { featureFacts, type FeatureFacts } from "../../ir/features.js";
+import { describesProtocol } from "../server/target.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
@@ -45,7 +46,7 @@ export const clientTarget: Target = {
     const { model } = ctx;
     const wire = wireFacts(model);
     // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
-    if (wire.requests.length === 0 || model.lifecycle.kind === "unknown" || model.protocolVersion === null) return [];
+    if (!describesProtocol(model, wire)) return [];
     const index = new ModelIndex(model);
     const defined = (name: string) => model.definitions.some((d) => d.name === name);
     const used = new Set<string>(CLIENT_CONVENTIONS.reserved);

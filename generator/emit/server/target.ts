@@ -39,9 +39,7 @@ export const serverTarget: Target = {
   emit(ctx) {
     const { model, generatorVersion, legacy = [] } = ctx;
     const wire = wireFacts(model);
-    // Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol
-    // to serve (the small fixture schemas); every published revision has all three (test/output).
-    if (wire.requests.length === 0 || model.lifecycle.kind === "unknown" || model.protocolVersion === null) return [];
+    if (!describesProtocol(model, wire)) return [];
     const handled = wire.requests.filter((r) => !r.builtIn);
     const handlers = handled.map((request) => ({
       method: str(request.method.method),
@@ -74,6 +72,15 @@ export const serverTarget: Target = {
     ];
   },
 };
+
+/**
+ * Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol to
+ * serve or call (the small fixture schemas); every published revision has all three (test/output).
+ * The server, client and auth targets share this condition, and with it the runtime modules.
+ */
+export function describesProtocol(model: ProtocolModel, wire: WireFacts = wireFacts(model)): boolean {
+  return wire.requests.length > 0 && model.lifecycle.kind !== "unknown" && model.protocolVersion !== null;
+}
 
 function handlerDoc(model: ProtocolModel, request: WireRequest): string[] {
   const definition = model.definitions.find((d) => d.name === request.method.message);

@@ -1,0 +1,19 @@
+import type { Target } from "../index.js";
+import { runtimeFile } from "../file.js";
+import { describesProtocol } from "../server/target.js";
+
+/**
+ * The optional authorization adapters, emitted only with `--auth`: each imports one well-kept library
+ * (`oauth4webapi` for the OAuth client, `jose` for verifying JWT access tokens), so output generated
+ * without the flag stays dependency-free. The transports' hooks they plug into are part of the
+ * dependency-free runtime.
+ */
+const AUTH_RUNTIME = ["oauth-client.ts"];
+
+export const authTarget: Target = {
+  name: "auth",
+  emit({ model, auth }) {
+    if (!auth || !describesProtocol(model)) return [];
+    return AUTH_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }));
+  },
+};
