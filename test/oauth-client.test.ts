@@ -5,7 +5,7 @@
  * carries no secret.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClient, httpTransport } from "../generated/2026-07-28/client.js";
+import { createClient, httpTransport, TransportError } from "../generated/2026-07-28/client.js";
 import { AuthorizationError, bearerChallenge, memoryStore, oauthClient, resourceCovers, type OAuthClientOptions } from "../generated/2026-07-28/runtime/oauth-client.js";
 import { INFO } from "./helpers/client-fake.js";
 import { approve, oauthWorld, type World, type WorldOptions } from "./helpers/oauth-world.js";
@@ -58,6 +58,14 @@ describe("oauthClient: the authorization code flow", () => {
     // A second call reuses the token: no new flow.
     await client.callTool({ name: "echo", arguments: {} });
     expect(authorize).toHaveBeenCalledTimes(1);
+  });
+
+  it("runs one flow for requests refused together", async () => {
+    const w = await world();
+    const { client, authorize } = connect(w);
+    await Promise.all([client.listTools(), client.listTools(), client.callTool({ name: "echo", arguments: {} })]);
+    expect(authorize).toHaveBeenCalledTimes(1);
+    expect(w.seen.tokenRequests).toHaveLength(1);
   });
 
   it("finds the metadata without a named URL: the path-based PRM URL first, then the root one", async () => {
@@ -116,6 +124,15 @@ describe("oauthClient: the authorization code flow", () => {
     expect(error.reason).toBe("insufficient_scope");
     expect(authorize).toHaveBeenCalledTimes(3);
     expect(w.seen.mcp).toHaveLength(4);
+  });
+
+  it("hands a 403 for anything but scope to the caller as it is, without a new authorization", async () => {
+    const w = await world({ alwaysForbidden: true, forbiddenError: "access_denied" });
+    const { client, authorize } = connect(w);
+    const error = await client.listTools().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).status).toBe(403);
+    expect(authorize).toHaveBeenCalledTimes(1); // the first 401 only
   });
 
   it("refreshes an expired access token with the refresh token, sending the resource again", async () => {

@@ -41,12 +41,20 @@ export interface HttpAuthorization {
   /**
    * The server refused a request with 401 or 403. Resolves true to send the request again (with a
    * new header), false to hand the refusal to the caller; throws to end the request with its error.
-   * `attempt` counts this request's refusals, from 1.
    */
-  refused(
-    refusal: { url: string; status: number; challenge: string | null; attempt: number },
-    signal: AbortSignal,
-  ): Promise<boolean>;
+  refused(refusal: HttpRefusal, signal: AbortSignal): Promise<boolean>;
+}
+
+/** A 401 or 403 answer, as the transport hands it to `HttpAuthorization.refused`. */
+export interface HttpRefusal {
+  url: string;
+  status: number;
+  /** The `WWW-Authenticate` header. */
+  challenge: string | null;
+  /** This request's refusals so far, from 1. */
+  attempt: number;
+  /** The `Authorization` header the refused request carried. */
+  sent: string | undefined;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -109,7 +117,8 @@ class HttpTransport implements ClientTransport {
       response = await this.send(all, text, signal);
       if (!auth || (response.status !== 401 && response.status !== 403)) break;
       const challenge = response.headers.get("www-authenticate");
-      const refusal = { url: this.url, status: response.status, challenge, attempt };
+      const sent = all.Authorization;
+      const refusal = { url: this.url, status: response.status, challenge, attempt, sent };
       if (!(await auth.refused(refusal, signal))) break;
       await response.body?.cancel().catch(() => {});
     }

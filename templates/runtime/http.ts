@@ -51,6 +51,7 @@ import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, decodeHeaderValue, type HeaderRules } from "./http-headers.js";
+import { principalOf, type HttpGuard } from "./http-auth.js";
 
 /**
  * Node's modules this transport needs only sometimes, loaded on first use: `node:http` when it
@@ -101,6 +102,12 @@ export interface HttpOptions extends AdmissionLimits {
   sessionIdleMs?: number;
   /** Events of a session's GET stream kept for a client resuming it with `Last-Event-ID`. Default 100. */
   sessionReplayEvents?: number;
+  /**
+   * Requires credentials of every request (`bearerAuth` of runtime/http-auth.ts: OAuth bearer
+   * tokens, with the Protected Resource Metadata it publishes); the principal it admits a request
+   * as reaches the dispatcher with the request.
+   */
+  auth?: HttpGuard;
 }
 
 export interface ServeHttpOptions extends HttpOptions {
@@ -238,13 +245,14 @@ export function createHttpHandler(
     acceptance: new LastAnswer(acceptance),
     isJsonContentType: new LastAnswer(isJsonContentType),
   };
-  return (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       serve(config, req, res);
     } catch (error) {
       failed(config, res, error);
     }
   };
+  return options.auth ? options.auth.guard(listener) : listener;
 }
 
 /**
@@ -529,6 +537,11 @@ class Exchange extends LazyAbort implements Delivery {
 
   get session(): Record<string, unknown> {
     return (this.sessionRecord ??= {});
+  }
+
+  /** Who `HttpOptions.auth` admitted the request as (its identity; `undefined` without auth). */
+  get principal(): string | undefined {
+    return principalOf(this.req)?.id;
   }
 
   bodyChunk(chunk: Buffer): void {

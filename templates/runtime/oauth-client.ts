@@ -11,7 +11,7 @@
  * the one module of the client that has a dependency. Revision-independent.
  */
 import * as oauth from "oauth4webapi";
-import type { HttpAuthorization } from "./client-http.js";
+import type { HttpAuthorization, HttpRefusal } from "./client-http.js";
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -205,7 +205,8 @@ class OAuthClient implements HttpAuthorization {
   }
 
   async header(url: string, signal: AbortSignal): Promise<string | undefined> {
-    await this.flows.get(url);
+    // A flow in progress for this server decides the header; its failure is its own request's to report.
+    await this.flows.get(url)?.catch(() => {});
     let tokens = await this.store.tokens(url);
     if (tokens?.expiresAt !== undefined && tokens.expiresAt <= this.now() && tokens.refreshToken) {
       const as = this.servers.get(tokens.issuer);
@@ -214,10 +215,7 @@ class OAuthClient implements HttpAuthorization {
     return tokens ? `Bearer ${tokens.accessToken}` : undefined;
   }
 
-  async refused(
-    refusal: { url: string; status: number; challenge: string | null; attempt: number },
-    signal: AbortSignal,
-  ): Promise<boolean> {
+  async refused(refusal: HttpRefusal, signal: AbortSignal): Promise<boolean> {
     const challenge = bearerChallenge(refusal.challenge);
     // A 403 for anything but scope is not ours to fix.
     if (refusal.status === 403 && challenge.error !== "insufficient_scope") return false;
@@ -240,6 +238,10 @@ class OAuthClient implements HttpAuthorization {
       await pending;
       return true;
     }
+    // Requests sent together are refused together: one flow serves them all, and a request refused
+    // with the tokens that flow replaced is simply sent again with the new ones.
+    const stored = await this.store.tokens(refusal.url);
+    if (stored && `Bearer ${stored.accessToken}` !== refusal.sent) return true;
     const flow = this.authorize(refusal.url, refusal.status, challenge, signal);
     this.flows.set(refusal.url, flow);
     try {

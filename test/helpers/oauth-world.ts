@@ -52,8 +52,9 @@ export interface WorldOptions {
   /** Authorization servers by name; `current()` picks the one the PRM names. */
   servers?: Record<string, AsOptions>;
   current?: () => string;
-  /** Every call answers 403 insufficient_scope whatever the token. */
+  /** Every call answers 403 whatever the token, with this error (default insufficient_scope). */
   alwaysForbidden?: boolean;
+  forbiddenError?: string;
 }
 
 export interface Token {
@@ -152,7 +153,7 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
       if (!token || token.expires <= Date.now() || token.as !== current() || token.resource !== resourceId())
         return json(res, 401, { error: "invalid_token" }, { "WWW-Authenticate": challenge(authorization ? "invalid_token" : undefined) });
       if (options.alwaysForbidden || (need && !need.split(" ").every((s) => token.scope.includes(s))))
-        return json(res, 403, { error: "insufficient_scope" }, { "WWW-Authenticate": challenge("insufficient_scope") });
+        return json(res, 403, { error: options.forbiddenError ?? "insufficient_scope" }, { "WWW-Authenticate": challenge(options.forbiddenError ?? "insufficient_scope") });
       const result = message.method === "tools/list" ? results.tools([results.tool("echo")]) : results.call("done");
       return json(res, 200, { jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ...result } });
     }

@@ -8,7 +8,7 @@ import { describesProtocol } from "../server/target.js";
  * without the flag stays dependency-free. The transports' hooks they plug into are part of the
  * dependency-free runtime.
  */
-const AUTH_RUNTIME = ["oauth-client.ts"];
+const AUTH_RUNTIME = ["oauth-client.ts", "jwt-verifier.ts"];
 
 export const authTarget: Target = {
   name: "auth",

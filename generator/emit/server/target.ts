@@ -25,6 +25,7 @@ const SERVER_RUNTIME = [
   "http.ts",
   "http-headers.ts",
   "param-headers.ts",
+  "http-auth.ts",
   "definitions.ts",
   "json-schema.ts",
   "uri-template.ts",
