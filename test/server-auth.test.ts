@@ -33,7 +33,7 @@ async function serve(auth: Partial<BearerAuthOptions> = {}) {
         // "confirm" asks for input first; its retry carries the sealed state back.
         if (params.name === "confirm" && ctx.state === undefined)
           return ctx.inputRequired({ ok: { method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object", properties: {} } } } }, { by: ctx.principal });
-        return { content: [{ type: "text", text: `${params.name} by ${String(ctx.principal)}` }] };
+        return { content: [{ type: "text", text: `${params.name} by ${String(ctx.principal)} with ${ctx.auth?.scopes.join(" ")} for ${ctx.auth?.clientId}` }] };
       },
     },
   });
@@ -161,11 +161,11 @@ describe("bearerAuth", () => {
 });
 
 describe("bearerAuth: the principal", () => {
-  it("reaches the handler as ctx.principal, <issuer>#<subject>", async () => {
+  it("reaches the handler as ctx.principal (<issuer>#<subject>), the rest of what the token said as ctx.auth", async () => {
     const { url } = await serve();
     const response = await post(url, "tools/call", { name: "read", arguments: {} }, "reader-token", "read");
     const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
-    expect(body.result.content[0]!.text).toBe(`read by ${AS}#alice`);
+    expect(body.result.content[0]!.text).toBe(`read by ${AS}#alice with mcp:read for app`);
   });
 
   it("binds input_required state to it: alice's state does not open for bob", async () => {
@@ -177,6 +177,6 @@ describe("bearerAuth: the principal", () => {
     const asBob = (await (await retry("writer-token")).json()) as { error?: { code: number; message: string } };
     expect(asBob.error?.code).toBe(-32602);
     const asAlice = (await (await retry("reader-token")).json()) as { result: { content: Array<{ text: string }> } };
-    expect(asAlice.result.content[0]!.text).toBe(`confirm by ${AS}#alice`);
+    expect(asAlice.result.content[0]!.text).toBe(`confirm by ${AS}#alice with mcp:read for app`);
   });
 });

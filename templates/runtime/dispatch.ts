@@ -27,6 +27,7 @@ import {
   type LegacyProtocol,
 } from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
+import type { Principal } from "./http-auth.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
 export type Validate = (value: unknown) => {
@@ -190,6 +191,8 @@ export interface RequestContext {
   meta: Record<string, unknown>;
   /** Who the transport authenticated the request as (a token's subject), when it authenticates. */
   principal: string | undefined;
+  /** Everything the authentication established (scopes, subject, client, claims), when the transport authenticates. */
+  auth: Principal | undefined;
   signal: AbortSignal;
   /** Responses to this request's earlier `inputRequests`, validated; keys the server did not ask for are dropped when state says what was asked. */
   inputResponses: Record<string, unknown>;
@@ -1164,6 +1167,10 @@ class Context implements RequestContext {
 
   get principal(): string | undefined {
     return this.delivery.principal;
+  }
+
+  get auth(): Principal | undefined {
+    return this.delivery.auth;
   }
 
   get requireCapabilities(): RequestContext["requireCapabilities"] {

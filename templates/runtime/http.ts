@@ -51,7 +51,7 @@ import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, decodeHeaderValue, type HeaderRules } from "./http-headers.js";
-import { principalOf, type HttpGuard } from "./http-auth.js";
+import { principalOf, type HttpGuard, type Principal } from "./http-auth.js";
 
 /**
  * Node's modules this transport needs only sometimes, loaded on first use: `node:http` when it
@@ -542,6 +542,10 @@ class Exchange extends LazyAbort implements Delivery {
   /** Who `HttpOptions.auth` admitted the request as (its identity; `undefined` without auth). */
   get principal(): string | undefined {
     return principalOf(this.req)?.id;
+  }
+
+  get auth(): Principal | undefined {
+    return principalOf(this.req);
   }
 
   bodyChunk(chunk: Buffer): void {

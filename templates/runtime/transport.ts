@@ -9,6 +9,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
 } from "./jsonrpc.js";
+import type { Principal } from "./http-auth.js";
 
 /**
  * What a transport knows about one incoming message, beyond the message itself.
@@ -39,6 +40,11 @@ export interface Delivery {
    * authenticates requests; sealed `requestState` is bound to it.
    */
   readonly principal?: string | undefined;
+  /**
+   * What the transport's authentication established, `principal` included: a bearer token's
+   * scopes, subject, client, issuer, expiry and claims (never the token itself).
+   */
+  readonly auth?: Principal | undefined;
   /**
    * Transport-level checks of a well-formed request against its envelope (HTTP headers against the
    * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
