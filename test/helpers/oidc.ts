@@ -6,7 +6,7 @@
  * the authorization and interaction endpoints, carrying cookies, until the redirect to the client.
  */
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider, { type KoaContextWithOIDC } from "oidc-provider";
 
@@ -30,7 +30,6 @@ export async function oidcProvider(options: {
   resources: () => string[];
   accessTokenTtlSeconds?: number;
 }): Promise<Oidc> {
-  let server: Server | undefined;
   let broken = false;
   const keys = [signingKey(`k-${randomUUID()}`)];
   const listen = createServer();
@@ -126,7 +125,6 @@ export async function oidcProvider(options: {
     }
     provider.callback()(req, res);
   });
-  server = listen;
 
   return {
     issuer,
@@ -161,8 +159,8 @@ export async function oidcProvider(options: {
     },
     close: () =>
       new Promise<void>((resolve) => {
-        server!.closeAllConnections();
-        server!.close(() => resolve());
+        listen.closeAllConnections();
+        listen.close(() => resolve());
       }),
   };
 }

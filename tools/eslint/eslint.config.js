@@ -23,6 +23,8 @@ function forbidLayers(files, layers, why) {
 const OPTIONAL_ADAPTERS = {
   "templates/runtime/json-schema-ajv.ts": ["ajv", "ajv-formats"],
   "templates/runtime/json-schema-cfworker.ts": ["@cfworker/json-schema"],
+  "templates/runtime/oauth-client.ts": ["oauth4webapi"],
+  "templates/runtime/jwt-verifier.ts": ["jose"],
 };
 
 /** The runtime is copied into dependency-free output: node: built-ins and its own modules only. */
