@@ -13,6 +13,7 @@ import type { OutputChange } from "./emit/write.js";
 import type { ProtocolModel } from "./ir/model.js";
 import { loadModel } from "./load/index.js";
 import { deprecationRegistry, releasesOf, type RegistryEntry } from "./registry/index.js";
+import { specCacheDir, userCacheDir } from "./spec/cache-dir.js";
 import { resolveSchema, type SchemaOrigin } from "./spec/resolve.js";
 import { pinnedCommitOf, readRevisions } from "./spec/revisions.js";
 
@@ -66,7 +67,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     offline: options.offline === true,
     cwd,
     log: options.log ?? (() => {}),
-    ...(env.MCP_GEN_CACHE_DIR ? { cacheDir: resolve(cwd, env.MCP_GEN_CACHE_DIR, "spec") } : {}),
+    cacheDir: resolve(cwd, specCacheDir(userCacheDir(env))), // the caller's environment, not only process.env
   });
   const model = loadModel(schema.schemaFile, { revision: schema.revision });
   const outDir = resolve(cwd, options.out ?? `generated/${schema.revision}`);

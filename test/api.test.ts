@@ -1,0 +1,55 @@
+/** The library API (`exports` of the package): generate, loadModel, diff, deprecations, in-process. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { deprecations, diff, generate, isBreaking, loadModel } from "../generator/api.js";
+import { SPEC_DIR, schemaFile } from "./helpers/spec.js";
+
+const work = mkdtempSync(join(tmpdir(), "mcp-gen-api-"));
+const served: string[] = [];
+const host = createServer((req, res) => {
+  served.push(req.url ?? "");
+  const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
+  try {
+    res.end(readFileSync(join(SPEC_DIR, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
+  } catch {
+    res.statusCode = 404;
+    res.end();
+  }
+});
+afterAll(async () => {
+  await new Promise((resolve) => host.close(resolve));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("library API", () => {
+  it("generate: downloads into the cache its env names, writes, then check reports nothing to change", async () => {
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    const env = { MCP_SPEC_BASE_URL: `http://127.0.0.1:${(host.address() as AddressInfo).port}`, MCP_GEN_CACHE_DIR: "cache" };
+    const lines: string[] = [];
+    const written = await generate({ revision: "2025-03-26", out: "out", cwd: work, env, log: (l) => lines.push(l) });
+    expect(written.origin).toBe("fetched");
+    expect(served).toHaveLength(2);
+    expect(lines).toEqual([expect.stringContaining("fetching pinned revision 2025-03-26")]);
+    expect(existsSync(join(work, "cache", "spec", "2025-03-26", "schema.ts"))).toBe(true);
+    expect(written.files).toContain("types.ts");
+    expect(written.changes.map((c) => c.kind)).toEqual(written.changes.map(() => "added"));
+    const checked = await generate({ revision: "2025-03-26", out: "out", cwd: work, env, check: true });
+    expect(checked).toMatchObject({ origin: "cache", changes: [], files: [] });
+    expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain("regenerate with `mcp-gen --revision 2025-03-26 --out out`");
+  });
+
+  it("loadModel, diff and deprecations", () => {
+    const older = loadModel(schemaFile("2025-11-25"), { revision: "2025-11-25" });
+    const newer = loadModel(schemaFile("2026-07-28"), { revision: "2026-07-28" });
+    const changes = diff(older, newer);
+    expect(changes.some((c) => c.ruleId === "method-removed" && c.location === "initialize" && isBreaking(c.severity))).toBe(true);
+    expect(diff(newer, newer)).toEqual([]);
+    const registry = deprecations(newer);
+    expect(registry.length).toBeGreaterThan(0);
+    expect(registry.every((e) => e.asOf === null || /^\d{4}-\d{2}-\d{2}$/.test(e.asOf))).toBe(true);
+  });
+});
