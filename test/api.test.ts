@@ -1,38 +1,27 @@
 /** The library API (`exports` of the package): generate, loadModel, diff, deprecations, in-process. */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { deprecations, diff, generate, isBreaking, loadModel } from "../generator/api.js";
+import { rawHost, type RawHost } from "./helpers/raw-host.js";
 import { SPEC_DIR, schemaFile } from "./helpers/spec.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-api-"));
-const served: string[] = [];
-const host = createServer((req, res) => {
-  served.push(req.url ?? "");
-  const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
-  try {
-    res.end(readFileSync(join(SPEC_DIR, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
-  } catch {
-    res.statusCode = 404;
-    res.end();
-  }
-});
+let host: RawHost;
 afterAll(async () => {
-  await new Promise((resolve) => host.close(resolve));
+  await host?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe("library API", () => {
   it("generate: downloads into the cache its env names, writes, then check reports nothing to change", async () => {
-    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-    const env = { MCP_SPEC_BASE_URL: `http://127.0.0.1:${(host.address() as AddressInfo).port}`, MCP_GEN_CACHE_DIR: "cache" };
+    host = await rawHost(SPEC_DIR);
+    const env = { MCP_SPEC_BASE_URL: host.base, MCP_GEN_CACHE_DIR: "cache" };
     const lines: string[] = [];
     const written = await generate({ revision: "2025-03-26", out: "out", cwd: work, env, log: (l) => lines.push(l) });
     expect(written.origin).toBe("fetched");
-    expect(served).toHaveLength(2);
+    expect(host.served).toHaveLength(2);
     expect(lines).toEqual([expect.stringContaining("fetching pinned revision 2025-03-26")]);
     expect(existsSync(join(work, "cache", "spec", "2025-03-26", "schema.ts"))).toBe(true);
     expect(written.files).toContain("types.ts");

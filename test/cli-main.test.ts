@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { main } from "../generator/cli/main.js";
 import { GeneratorError } from "../generator/errors.js";
+import { rawHost, type RawHost } from "./helpers/raw-host.js";
 
 // The loader and emitters belong to other modules and have their own tests;
 // here they are stand-ins that record how the CLI drives them.
@@ -46,7 +45,6 @@ const PINNED = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07
 
 let work: string;
 let cache: string;
-const servers: Server[] = [];
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-cli-"));
   cache = join(work, "cache");
@@ -56,7 +54,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   rmSync(work, { recursive: true, force: true });
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
 /** Runs mcp-gen in-process with a clean environment, a private cache and captured output. */
@@ -306,21 +303,15 @@ describe("mcp-gen ir", () => {
 });
 
 describe.skipIf(!haveSpec)("mcp-gen fetch", () => {
-  /** A stand-in for the raw-content host on 127.0.0.1: `/<commit>/schema/<rev>/<path>` from `root`; every URL asked is recorded. */
-  async function serve(root = specDir, served: string[] = []): Promise<string> {
-    const server = createServer((req, res) => {
-      served.push(req.url ?? "");
-      const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
-      try {
-        res.end(readFileSync(join(root, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
-      } catch {
-        res.statusCode = 404;
-        res.end();
-      }
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const hosts: RawHost[] = [];
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+  /** The raw-content stand-in serving `root`; its base URL. */
+  async function serve(root = specDir, served?: string[]): Promise<string> {
+    const host = await rawHost(root, served);
+    hosts.push(host);
+    return host.base;
   }
 
   it("downloads pinned revisions into the cache, one summary line each", async () => {

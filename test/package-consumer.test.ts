@@ -7,13 +7,12 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRevisions } from "../generator/spec/revisions.js";
+import { rawHost, type RawHost } from "./helpers/raw-host.js";
 import { ROOT, SPEC_DIR } from "./helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
@@ -21,9 +20,9 @@ const run = promisify(execFile);
 const REVISION = "2026-07-28";
 let work: string;
 let consumer: string;
-let server: Server;
+let host: RawHost;
 let base: string;
-const served: string[] = [];
+let served: string[];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-consumer-"));
@@ -34,22 +33,13 @@ beforeAll(async () => {
   // Dependencies come from npm's cache where it has them (CI's npm ci filled it).
   execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, packed[0]!.filename)], { cwd: consumer, stdio: "ignore" });
 
-  server = createServer((req, res) => {
-    served.push(req.url ?? "");
-    const m = /^\/[0-9a-f]{40}\/schema\/([^/]+)\/(.+)$/.exec(req.url ?? "");
-    try {
-      res.end(readFileSync(join(SPEC_DIR, m![1]!, ...decodeURIComponent(m![2]!).split("/"))));
-    } catch {
-      res.statusCode = 404;
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  host = await rawHost(SPEC_DIR);
+  base = host.base;
+  served = host.served;
 }, 300_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await host?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
