@@ -3,11 +3,12 @@
  * over stdio and Streamable HTTP: both eras on one endpoint, and the bad input of the issue —
  * an unknown version, requests before initialize, unknown, deleted and expired sessions, a modern
  * request on a legacy session, a client that never answers an elicitation (timeout, cancellation),
- * a client without the capability, 10,000 initialize calls.
+ * a client without the capability, 10,000 initialize calls; and tools added or removed through the
+ * definitions layer reaching legacy sessions as list changes.
  */
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, type Handlers } from "../generated/dual/index.js";
+import { createServer, ServerDefinitions, type Handlers } from "../generated/dual/index.js";
 import { CC, PV, defaultHeaders, parseSse, until, type Msg } from "./helpers/server-harness.js";
 
 const MODERN = "2026-07-28";
@@ -32,6 +33,14 @@ const handlers: Handlers = {
 
 function makeServer(legacy: Record<string, number> = {}) {
   return createServer({ info: INFO, capabilities: { tools: { listChanged: true }, logging: {} }, handlers, legacy, log: () => undefined });
+}
+
+/** A dual-era server whose tools come from definitions, and one tool to add to them at run time. */
+function definedServer() {
+  const definitions = new ServerDefinitions();
+  const server = createServer({ info: INFO, capabilities: { tools: { listChanged: true } }, definitions, legacy: {}, log: () => undefined });
+  const addTool = () => definitions.tool({ name: "late", inputSchema: { type: "object" }, validate: { input: () => ({ ok: true }) }, handler: () => ({ content: [] }) });
+  return { server, addTool };
 }
 
 const initialize = (id: number | string, protocolVersion = "2025-11-25", capabilities: Msg = { elicitation: {} }): Msg => ({
@@ -182,6 +191,28 @@ describe("over stdio", () => {
   });
 });
 
+describe("tool definitions changed at run time", () => {
+  it("a tool added, then removed, through the definitions layer reaches a legacy stdio session as tools/list_changed", async () => {
+    const { server, addTool } = definedServer();
+    const c = await session(server);
+    c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const changes = () => c.received.filter((m) => m.method === "notifications/tools/list_changed");
+    const remove = addTool();
+    await until(() => changes().length === 1, "the list change of the added tool");
+    c.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    expect((await c.reply(2)).result).toEqual({ tools: [{ name: "late", inputSchema: { type: "object" } }] });
+    remove();
+    await until(() => changes().length === 2, "the list change of the removed tool");
+    c.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect((await c.reply(3)).result).toEqual({ tools: [] });
+    // The bare notification of the legacy revision: no modern params leak into the session.
+    expect(changes()).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+    ]);
+  });
+});
+
 describe("over Streamable HTTP", () => {
   async function listen(options: Record<string, unknown> = {}, legacy: Record<string, number> = {}) {
     const server = makeServer(legacy);
@@ -264,6 +295,23 @@ describe("over Streamable HTTP", () => {
     while (!replay.includes("\n\n")) replay += (await again.read()).value ?? "";
     expect(replay).toMatch(/^id: 2\n/);
     await again.cancel();
+  });
+
+  it("a tool added through the definitions layer reaches a legacy session's GET stream as tools/list_changed", async () => {
+    const { server, addTool } = definedServer();
+    const handle = await server.listen({ port: 0 });
+    closers.push(() => handle.close(0));
+    const opened = await fetch(handle.url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize(1)) });
+    const session = opened.headers.get("mcp-session-id")!;
+    const controller = new AbortController();
+    const stream = await fetch(handle.url, { method: "GET", headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    addTool();
+    let text = "";
+    while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+    expect(parseSse(text)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    controller.abort();
   });
 
   it("input_required as an elicitation/create on the POST's SSE stream, answered by a POST of its own", async () => {
