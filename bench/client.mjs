@@ -38,10 +38,21 @@ function clients(jsDir) {
       async open() {
         const { Client } = await import("@modelcontextprotocol/client");
         const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-        const client = new Client(INFO, { capabilities: {}, versionNegotiation: { mode: { pin: REVISION } } });
-        await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER, "--stdio"], env: { ...process.env, ...env }, stderr: "inherit" }));
+        const client = new Client(INFO, {
+          capabilities: {},
+          versionNegotiation: { mode: { pin: REVISION } },
+        });
+        await client.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [SERVER, "--stdio"],
+            env: { ...process.env, ...env },
+            stderr: "inherit",
+          }),
+        );
         return {
-          call: async () => (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
+          call: async () =>
+            (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
           close: () => client.close(),
         };
       },
@@ -52,10 +63,14 @@ function clients(jsDir) {
       async open() {
         const { createClient } = await import(pathToFileURL(join(jsDir, "client.js")).href);
         const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
-        const client = createClient({ transport: stdioTransport({ command: process.execPath, args: [SERVER, "--stdio"], env }), info: INFO });
+        const client = createClient({
+          transport: stdioTransport({ command: process.execPath, args: [SERVER, "--stdio"], env }),
+          info: INFO,
+        });
         await client.connect();
         return {
-          call: async () => (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
+          call: async () =>
+            (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
           close: () => client.close(),
         };
       },
@@ -66,14 +81,21 @@ function clients(jsDir) {
 function summarize(latencies, elapsedMs, cpuMicros) {
   const sorted = Float64Array.from(latencies).sort();
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { calls: sorted.length, rps: (sorted.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99), cpuUs: cpuMicros / sorted.length };
+  return {
+    calls: sorted.length,
+    rps: (sorted.length / elapsedMs) * 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuUs: cpuMicros / sorted.length,
+  };
 }
 
 async function measure(client) {
   const session = await client.open();
   try {
     const first = await session.call();
-    if (first !== TEXT) throw new Error(`${client.label}: unexpected echo ${JSON.stringify(first)}`);
+    if (first !== TEXT)
+      throw new Error(`${client.label}: unexpected echo ${JSON.stringify(first)}`);
     const run = async (ms) => {
       const latencies = [];
       const cpu = process.cpuUsage();
@@ -84,7 +106,8 @@ async function measure(client) {
         if (sent >= deadline) break;
         const text = await session.call();
         latencies.push(now() - sent);
-        if (text !== TEXT) throw new Error(`${client.label}: unexpected echo ${JSON.stringify(text)}`);
+        if (text !== TEXT)
+          throw new Error(`${client.label}: unexpected echo ${JSON.stringify(text)}`);
       }
       const used = process.cpuUsage(cpu);
       return summarize(latencies, now() - start, used.user + used.system);
@@ -108,7 +131,8 @@ export async function benchClient(revision, jsDir) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const client of round % 2 === 0 ? group : [...group].reverse()) {
       const figures = await measure(client);
-      if (best[client.key] === undefined || figures.rps > best[client.key].rps) best[client.key] = figures;
+      if (best[client.key] === undefined || figures.rps > best[client.key].rps)
+        best[client.key] = figures;
     }
   }
   const rows = [
@@ -121,14 +145,23 @@ export async function benchClient(revision, jsDir) {
     rows.map(([name, get, digits]) => {
       const sdk = get(best.sdk);
       const ours = get(best.ours);
-      return [name, { "SDK v2": sdk.toFixed(digits), ours: ours.toFixed(digits), "ours ÷ SDK": (ours / sdk).toFixed(2) }];
+      return [
+        name,
+        {
+          "SDK v2": sdk.toFixed(digits),
+          ours: ours.toFixed(digits),
+          "ours ÷ SDK": (ours / sdk).toFixed(2),
+        },
+      ];
     }),
   );
   console.log(
     `\nClient, echo tool over stdio against the generated server (${revision}; best of ${ROUNDS} rounds of ${DURATION_MS} ms after warm-up; client and server share ${availableParallelism()} cores)`,
   );
   console.table(table);
-  console.log(`calls measured: SDK v2 ${best.sdk.calls}, ours ${best.ours.calls}; group took ${((now() - began) / 1000).toFixed(1)} s`);
+  console.log(
+    `calls measured: SDK v2 ${best.sdk.calls}, ours ${best.ours.calls}; group took ${((now() - began) / 1000).toFixed(1)} s`,
+  );
   console.log("ratios are ours ÷ SDK: above 1 is more calls/s, or more latency or CPU");
   return best;
 }

@@ -69,7 +69,10 @@ export function benchCold(revision, jsDir) {
   const examples = loadExamples(revision);
   mkdirSync(TMP, { recursive: true });
   const examplesFile = join(TMP, `cold-examples.${revision}.json`);
-  writeFileSync(examplesFile, JSON.stringify(examples.map((e) => ({ type: e.type, value: e.value }))));
+  writeFileSync(
+    examplesFile,
+    JSON.stringify(examples.map((e) => ({ type: e.type, value: e.value }))),
+  );
   const schemaFile = join(SPEC_DIR, revision, "schema.json");
   const files = {};
   for (const [key, source] of Object.entries(CHILDREN)) {
@@ -84,11 +87,27 @@ export function benchCold(revision, jsDir) {
     for (const k of order) samples[k].push(runChild(files[k]));
   }
   const fig = Object.fromEntries(
-    keys.map((k) => [k, Object.fromEntries(["wallMs", "importMs", "validateMs", "insideMs"].map((f) => [f, median(samples[k].map((s) => s[f]))]))]),
+    keys.map((k) => [
+      k,
+      Object.fromEntries(
+        ["wallMs", "importMs", "validateMs", "insideMs"].map((f) => [
+          f,
+          median(samples[k].map((s) => s[f])),
+        ]),
+      ),
+    ]),
   );
   const row = (label, get, digits = 1) => {
     const [bare, ajv, ours] = ["bare", "ajv", "ours"].map((k) => get(fig[k]));
-    return [label, { bare: bare.toFixed(digits), Ajv: ajv.toFixed(digits), ours: ours.toFixed(digits), "ours ÷ Ajv": (ours / ajv).toFixed(3) }];
+    return [
+      label,
+      {
+        bare: bare.toFixed(digits),
+        Ajv: ajv.toFixed(digits),
+        ours: ours.toFixed(digits),
+        "ours ÷ Ajv": (ours / ajv).toFixed(3),
+      },
+    ];
   };
   const table = Object.fromEntries([
     row("whole process (spawn → exit), ms", (f) => f.wallMs),
@@ -97,11 +116,14 @@ export function benchCold(revision, jsDir) {
     row("inside: first validation of each example, ms", (f) => f.validateMs, 2),
     row("inside: import + validations, ms", (f) => f.importMs + f.validateMs, 2),
   ]);
-  console.log(`\nValidation, cold (${revision}, ${examples.length} examples each validated once in a fresh process; median of ${RUNS} alternating runs)`);
+  console.log(
+    `\nValidation, cold (${revision}, ${examples.length} examples each validated once in a fresh process; median of ${RUNS} alternating runs)`,
+  );
   console.table(table);
   const ratio = fig.ours.wallMs / fig.ajv.wallMs;
   const above = (fig.ours.wallMs - fig.bare.wallMs) / (fig.ajv.wallMs - fig.bare.wallMs);
-  const inside = (fig.ours.importMs + fig.ours.validateMs) / (fig.ajv.importMs + fig.ajv.validateMs);
+  const inside =
+    (fig.ours.importMs + fig.ours.validateMs) / (fig.ajv.importMs + fig.ajv.validateMs);
   console.log(
     `target: ours ≤ 0.1× Ajv — whole process ${ratio.toFixed(3)}× ${ratio <= 0.1 ? "(met)" : "(missed)"}; above bare node ${above.toFixed(3)}×; inside the process ${inside.toFixed(3)}×`,
   );
@@ -111,6 +133,7 @@ export function benchCold(revision, jsDir) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const revision = process.env.BENCH_REVISION ?? "2026-07-28";
   const jsDir = join(TMP, "js", revision);
-  if (!existsSync(join(jsDir, "validators.js"))) throw new Error("run `npm run bench` (or prepare.mjs) first");
+  if (!existsSync(join(jsDir, "validators.js")))
+    throw new Error("run `npm run bench` (or prepare.mjs) first");
   benchCold(revision, jsDir);
 }

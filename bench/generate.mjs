@@ -35,13 +35,18 @@ const freshOut = () => {
 /** Wall time of one `node <args>` process, ms; throws on failure. */
 function timed(args, env = {}) {
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, args, {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
   return ms;
 }
 
-const pkgVersion = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+const pkgVersion = (name) =>
+  JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
 
 /** Runs the group, prints the tables, returns the figures. */
 export function benchGenerate(revision) {
@@ -55,9 +60,25 @@ export function benchGenerate(revision) {
   const warmCache = { MCP_GEN_CACHE_DIR: join(OUT, "cache") };
   const emptyCache = () => ({ MCP_GEN_CACHE_DIR: join(OUT, `cache-${++serial}`) });
   const jobs = {
-    ours: () => timed([CLI, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", freshOut()], warmCache),
-    oursEmptyCache: () => timed([CLI, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", freshOut()], emptyCache()),
-    tjs: () => timed([TJS, "--defaultNumberType", "integer", "--required", "--skipLibCheck", schemaTs, "*", "--out", `${freshOut()}.json`]),
+    ours: () =>
+      timed([CLI, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", freshOut()], warmCache),
+    oursEmptyCache: () =>
+      timed(
+        [CLI, "--revision", revision, "--spec-dir", SPEC_DIR, "--out", freshOut()],
+        emptyCache(),
+      ),
+    tjs: () =>
+      timed([
+        TJS,
+        "--defaultNumberType",
+        "integer",
+        "--required",
+        "--skipLibCheck",
+        schemaTs,
+        "*",
+        "--out",
+        `${freshOut()}.json`,
+      ]),
   };
   const revisions = readdirSync(SPEC_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(SPEC_DIR, d.name, "schema.ts")))
@@ -67,7 +88,12 @@ export function benchGenerate(revision) {
     one: () => timed([CLI, "--all", "--spec-dir", SPEC_DIR, "--out", freshOut()], warmCache),
     separate: () => {
       const base = freshOut();
-      return revisions.reduce((sum, r) => sum + timed([CLI, "--revision", r, "--spec-dir", SPEC_DIR, "--out", join(base, r)], warmCache), 0);
+      return revisions.reduce(
+        (sum, r) =>
+          sum +
+          timed([CLI, "--revision", r, "--spec-dir", SPEC_DIR, "--out", join(base, r)], warmCache),
+        0,
+      );
     },
   };
   const alternate = (set, runs) => {
@@ -86,21 +112,37 @@ export function benchGenerate(revision) {
   const all = alternate(allJobs, ALL_RUNS);
   rmSync(OUT, { recursive: true, force: true });
 
-  console.log(`\nGeneration, whole process (${revision}; median of ${RUNS} alternating runs; typescript-json-schema ${pkgVersion("typescript-json-schema")})`);
+  console.log(
+    `\nGeneration, whole process (${revision}; median of ${RUNS} alternating runs; typescript-json-schema ${pkgVersion("typescript-json-schema")})`,
+  );
   console.table({
-    [`ours: mcp-gen --revision ${revision} (all targets, formatted)`]: { ms: one.ours.toFixed(0), "ours ÷ this": "1.000" },
-    "ours, empty compile cache (first run)": { ms: one.oursEmptyCache.toFixed(0), "ours ÷ this": (one.ours / one.oursEmptyCache).toFixed(3) },
-    "typescript-json-schema (spec's flags), same schema.ts": { ms: one.tjs.toFixed(0), "ours ÷ this": (one.ours / one.tjs).toFixed(3) },
+    [`ours: mcp-gen --revision ${revision} (all targets, formatted)`]: {
+      ms: one.ours.toFixed(0),
+      "ours ÷ this": "1.000",
+    },
+    "ours, empty compile cache (first run)": {
+      ms: one.oursEmptyCache.toFixed(0),
+      "ours ÷ this": (one.ours / one.oursEmptyCache).toFixed(3),
+    },
+    "typescript-json-schema (spec's flags), same schema.ts": {
+      ms: one.tjs.toFixed(0),
+      "ours ÷ this": (one.ours / one.tjs).toFixed(3),
+    },
   });
   const ratio = one.ours / one.tjs;
   const firstRatio = one.oursEmptyCache / one.tjs;
   console.log(
     `target: ours ≤ 0.6× typescript-json-schema — measured ${ratio.toFixed(3)}× ${ratio <= 0.6 ? "(met)" : "(missed)"}; a first run (empty cache) ${firstRatio.toFixed(3)}×`,
   );
-  console.log(`\nGeneration, all ${revisions.length} revisions (${revisions.join(", ")}; median of ${ALL_RUNS} alternating runs)`);
+  console.log(
+    `\nGeneration, all ${revisions.length} revisions (${revisions.join(", ")}; median of ${ALL_RUNS} alternating runs)`,
+  );
   console.table({
     "one process (--all), ms": { ms: all.one.toFixed(0), "one ÷ this": "1.000" },
-    [`${revisions.length} separate processes, ms (sum)`]: { ms: all.separate.toFixed(0), "one ÷ this": (all.one / all.separate).toFixed(3) },
+    [`${revisions.length} separate processes, ms (sum)`]: {
+      ms: all.separate.toFixed(0),
+      "one ÷ this": (all.one / all.separate).toFixed(3),
+    },
   });
   console.log(`group took ${((Date.now() - began) / 1000).toFixed(1)} s`);
   return { one, all, ratio, firstRatio, revisions };

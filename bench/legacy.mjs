@@ -44,8 +44,12 @@ const WARM_SESSIONS = 50;
 const initializeBody = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${VERSION}","capabilities":{},"clientInfo":{"name":"mcp-gen-bench","version":"1.0.0"}}}`;
 const INITIALIZED = `{"jsonrpc":"2.0","method":"notifications/initialized"}`;
-const callBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}}}}`;
-const BASE_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+const callBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}}}}`;
+const BASE_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+};
 
 async function benchStdio(server, jsDir) {
   const proc = startServer(server, ["--stdio"], jsDir);
@@ -63,11 +67,17 @@ async function benchStdio(server, jsDir) {
 /** Opens a legacy session over HTTP: initialize, then initialized; returns the headers its requests carry. */
 async function openSession(agent, url, id) {
   const opened = await post(agent, url, initializeBody(id), BASE_HEADERS);
-  if (opened.status !== 200) throw new Error(`initialize: ${opened.status} ${opened.text.slice(0, 300)}`);
+  if (opened.status !== 200)
+    throw new Error(`initialize: ${opened.status} ${opened.text.slice(0, 300)}`);
   const session = opened.headers["mcp-session-id"];
-  const headers = { ...BASE_HEADERS, "MCP-Protocol-Version": VERSION, ...(session ? { "Mcp-Session-Id": session } : {}) };
+  const headers = {
+    ...BASE_HEADERS,
+    "MCP-Protocol-Version": VERSION,
+    ...(session ? { "Mcp-Session-Id": session } : {}),
+  };
   const notified = await post(agent, url, INITIALIZED, headers);
-  if (notified.status >= 300) throw new Error(`initialized: ${notified.status} ${notified.text.slice(0, 300)}`);
+  if (notified.status >= 300)
+    throw new Error(`initialized: ${notified.status} ${notified.text.slice(0, 300)}`);
   return headers;
 }
 
@@ -76,7 +86,8 @@ async function benchHttp(server, jsDir) {
   const url = await listeningUrl(server, proc);
   let id = 0;
   const headers = await openSession(new Agent({ keepAlive: true }), url, ++id);
-  const run = (concurrency, ms) => measureHttp(server, proc, url, concurrency, ms, () => callBody(++id), headers);
+  const run = (concurrency, ms) =>
+    measureHttp(server, proc, url, concurrency, ms, () => callBody(++id), headers);
   await run(1, WARMUP_MS);
   const c1 = await run(1, DURATION_MS);
   await run(16, WARMUP_MS / 2);
@@ -103,7 +114,10 @@ async function sessionMemory(server, jsDir) {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   let id = 0;
   const open = async (count) => {
-    for (let done = 0; done < count; done += 8) await Promise.all(Array.from({ length: Math.min(8, count - done) }, () => openSession(agent, url, ++id)));
+    for (let done = 0; done < count; done += 8)
+      await Promise.all(
+        Array.from({ length: Math.min(8, count - done) }, () => openSession(agent, url, ++id)),
+      );
   };
   await open(WARM_SESSIONS);
   const heap0 = await heapAfterGc(proc);
@@ -122,14 +136,18 @@ export async function benchLegacy(jsDir) {
   const best = (a, b) => (a === undefined || b.rps > a.rps ? b : a);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? SERVERS : [...SERVERS].reverse();
-    for (const server of order) figures[server.key].stdio = best(figures[server.key].stdio, await benchStdio(server, jsDir));
+    for (const server of order)
+      figures[server.key].stdio = best(figures[server.key].stdio, await benchStdio(server, jsDir));
     for (const server of order) {
       const http = await benchHttp(server, jsDir);
       figures[server.key].c1 = best(figures[server.key].c1, http.c1);
       figures[server.key].c16 = best(figures[server.key].c16, http.c16);
     }
   }
-  const memory = { sdk1: await sessionMemory(SERVERS[1], jsDir), ours: await sessionMemory(SERVERS[2], jsDir) };
+  const memory = {
+    sdk1: await sessionMemory(SERVERS[1], jsDir),
+    ours: await sessionMemory(SERVERS[2], jsDir),
+  };
 
   const rows = [
     ["stdio sequential: req/s", (f) => f.stdio.rps, 0],
@@ -145,17 +163,36 @@ export async function benchLegacy(jsDir) {
   const table = Object.fromEntries(
     rows.map(([name, get, digits]) => {
       const [bare, sdk, ours] = SERVERS.map((s) => get(figures[s.key]));
-      return [name, { bare: bare.toFixed(digits), "SDK v1": sdk.toFixed(digits), ours: ours.toFixed(digits), "ours ÷ bare": (ours / bare).toFixed(2), "ours ÷ SDK v1": (ours / sdk).toFixed(2) }];
+      return [
+        name,
+        {
+          bare: bare.toFixed(digits),
+          "SDK v1": sdk.toFixed(digits),
+          ours: ours.toFixed(digits),
+          "ours ÷ bare": (ours / bare).toFixed(2),
+          "ours ÷ SDK v1": (ours / sdk).toFixed(2),
+        },
+      ];
     }),
   );
   console.log(
     `\nServer, legacy session (protocol ${VERSION} after initialize; dual-era ${MODERN} --legacy ${LEGACY.join(",")}; best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${availableParallelism()} cores shared over loopback)`,
   );
   console.table(table);
-  console.log(`\nMemory per idle legacy HTTP session (${SESSIONS} sessions after ${WARM_SESSIONS}, heap after a full GC; RSS growth for reference)`);
+  console.log(
+    `\nMemory per idle legacy HTTP session (${SESSIONS} sessions after ${WARM_SESSIONS}, heap after a full GC; RSS growth for reference)`,
+  );
   console.table({
-    "heap KiB/session": { "SDK v1": memory.sdk1.heapKiB.toFixed(2), ours: memory.ours.heapKiB.toFixed(2), "ours ÷ SDK v1": (memory.ours.heapKiB / memory.sdk1.heapKiB).toFixed(3) },
-    "RSS KiB/session": { "SDK v1": memory.sdk1.rssKiB.toFixed(2), ours: memory.ours.rssKiB.toFixed(2), "ours ÷ SDK v1": (memory.ours.rssKiB / memory.sdk1.rssKiB).toFixed(3) },
+    "heap KiB/session": {
+      "SDK v1": memory.sdk1.heapKiB.toFixed(2),
+      ours: memory.ours.heapKiB.toFixed(2),
+      "ours ÷ SDK v1": (memory.ours.heapKiB / memory.sdk1.heapKiB).toFixed(3),
+    },
+    "RSS KiB/session": {
+      "SDK v1": memory.sdk1.rssKiB.toFixed(2),
+      ours: memory.ours.rssKiB.toFixed(2),
+      "ours ÷ SDK v1": (memory.ours.rssKiB / memory.sdk1.rssKiB).toFixed(3),
+    },
   });
   console.log(`group took ${((now() - began) / 1000).toFixed(1)} s; ratios are ours ÷ anchor`);
   return { figures, memory };

@@ -6,7 +6,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
-export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"));
+export const SPEC_DIR = resolve(
+  process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"),
+);
 /** Scratch folder; BENCH_TMP moves it, but only within the project (its scripts resolve node_modules and ESM from there). */
 export const TMP = resolve(process.env.BENCH_TMP ?? join(ROOT, ".bench-tmp"));
 
@@ -20,13 +22,27 @@ export function prepareRevision(revision, legacy = []) {
   const name = [revision, ...legacy].join("+");
   const out = join(TMP, "src", name);
   const legacyArgs = legacy.length > 0 ? ["--legacy", legacy.join(",")] : [];
-  execFileSync(process.execPath, [cli, "--revision", revision, ...legacyArgs, "--spec-dir", SPEC_DIR, "--out", out], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [cli, "--revision", revision, ...legacyArgs, "--spec-dir", SPEC_DIR, "--out", out],
+    { stdio: "inherit" },
+  );
   const tsconfig = join(TMP, `tsconfig.${name}.json`);
   mkdirSync(TMP, { recursive: true });
   writeFileSync(
     tsconfig,
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", name), types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")], skipLibCheck: true },
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        rootDir: out,
+        outDir: join(TMP, "js", name),
+        types: ["node"],
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        skipLibCheck: true,
+      },
       include: [join(out, "**/*.ts")],
     }),
   );

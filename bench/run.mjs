@@ -12,7 +12,11 @@ const jsDir = prepareRevision(revision);
 // Each validation group runs in a process of its own: the functions V8 optimised for one group, and
 // the call sites it saw, otherwise change the next group's figures (ours against zod by up to 3×).
 for (const group of ["steady", "sdk"]) {
-  execFileSync(process.execPath, [join(import.meta.dirname, "validation.mjs"), group, revision, jsDir], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [join(import.meta.dirname, "validation.mjs"), group, revision, jsDir],
+    { stdio: "inherit" },
+  );
 }
 benchCold(revision, jsDir);
 benchSize(revision, jsDir);

@@ -43,7 +43,8 @@ const META = JSON.stringify({
 });
 const callBody = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}},"_meta":${META}}}`;
-const discoverBody = (id) => `{"jsonrpc":"2.0","id":${id},"method":"server/discover","params":{"_meta":${META}}}`;
+const discoverBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"server/discover","params":{"_meta":${META}}}`;
 const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
 const HTTP_HEADERS = {
   "Content-Type": "application/json",
@@ -56,10 +57,14 @@ const HTTP_HEADERS = {
 export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
 export function startServer(server, args, jsDir, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, "bench", "servers", server.file), ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, MCP_GEN_JS_DIR: jsDir },
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, join(ROOT, "bench", "servers", server.file), ...args],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, MCP_GEN_JS_DIR: jsDir },
+    },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -113,7 +118,13 @@ export function cpuMs(pid) {
 export function summarize(latencies, elapsedMs, serverCpuMs = NaN) {
   const sorted = Float64Array.from(latencies).sort();
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { requests: sorted.length, rps: (sorted.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99), cpuUs: (serverCpuMs * 1000) / sorted.length };
+  return {
+    requests: sorted.length,
+    rps: (sorted.length / elapsedMs) * 1000,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuUs: (serverCpuMs * 1000) / sorted.length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -126,11 +137,14 @@ async function startupMs(server, jsDir) {
   const proc = startServer(server, ["--stdio"], jsDir);
   const answered = new Promise((resolve, reject) => {
     readLines(proc.child.stdout, (line) => resolve({ at: now(), line }));
-    proc.exited.then((code) => reject(new Error(`${server.label} exited (${code}) before answering:\n${proc.stderr()}`)));
+    proc.exited.then((code) =>
+      reject(new Error(`${server.label} exited (${code}) before answering:\n${proc.stderr()}`)),
+    );
   });
   proc.child.stdin.write(`${discoverBody(1)}\n`);
   const { at, line } = await answered;
-  if (!line.includes('"supportedVersions"')) throw new Error(`${server.label}: unexpected discover answer ${line}`);
+  if (!line.includes('"supportedVersions"'))
+    throw new Error(`${server.label}: unexpected discover answer ${line}`);
   await stop(proc);
   return at - started;
 }
@@ -161,7 +175,8 @@ export async function measureStdio(server, proc, call, ms, nextBody) {
     if (sent >= deadline) break;
     const line = await call(nextBody());
     latencies.push(now() - sent);
-    if (!line.includes(EXPECTED)) throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
+    if (!line.includes(EXPECTED))
+      throw new Error(`${server.label} (stdio): unexpected answer ${line}`);
   }
   return summarize(latencies, now() - start, cpuMs(proc.child.pid) - cpu);
 }
@@ -171,7 +186,8 @@ async function benchStdio(server, jsDir) {
   const call = stdioCaller(server, proc);
   let id = 0;
   const discovered = await call(discoverBody(++id));
-  if (!discovered.includes('"supportedVersions"')) throw new Error(`${server.label}: unexpected discover answer ${discovered}`);
+  if (!discovered.includes('"supportedVersions"'))
+    throw new Error(`${server.label}: unexpected discover answer ${discovered}`);
   const run = (ms) => measureStdio(server, proc, call, ms, () => callBody(++id));
   await run(WARMUP_MS);
   const result = await run(DURATION_MS);
@@ -187,13 +203,17 @@ async function benchStdio(server, jsDir) {
 /** POSTs `body` (with `headers`, by default a modern request's); resolves with the status, body and headers. */
 export function post(agent, url, body, headers = HTTP_HEADERS) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { ...headers, "Content-Length": Buffer.byteLength(body) } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode, text, headers: res.headers }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "Content-Length": Buffer.byteLength(body) } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode, text, headers: res.headers }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -206,12 +226,22 @@ export function listeningUrl(server, proc) {
       const found = /listening on (http:\/\/\S+)/.exec(proc.stderr());
       if (found) resolve(new URL(found[1]));
     });
-    proc.exited.then((code) => reject(new Error(`${server.label} (HTTP) exited (${code}):\n${proc.stderr()}`)));
+    proc.exited.then((code) =>
+      reject(new Error(`${server.label} (HTTP) exited (${code}):\n${proc.stderr()}`)),
+    );
   });
 }
 
 /** `concurrency` clients POSTing for `ms` (at most MAX_REQUESTS in all), each answer checked for the echo. */
-export async function measureHttp(server, proc, url, concurrency, ms, nextBody, headers = HTTP_HEADERS) {
+export async function measureHttp(
+  server,
+  proc,
+  url,
+  concurrency,
+  ms,
+  nextBody,
+  headers = HTTP_HEADERS,
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies = [];
   const cpu = cpuMs(proc.child.pid);
@@ -223,7 +253,8 @@ export async function measureHttp(server, proc, url, concurrency, ms, nextBody, 
       if (sent >= deadline) return;
       const { status, text } = await post(agent, url, nextBody(), headers);
       latencies.push(now() - sent);
-      if (status !== 200 || !text.includes(EXPECTED)) throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
+      if (status !== 200 || !text.includes(EXPECTED))
+        throw new Error(`${server.label} (HTTP): ${status} ${text.slice(0, 300)}`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -237,7 +268,8 @@ async function benchHttp(server, jsDir) {
   const url = await listeningUrl(server, proc);
 
   let id = 0;
-  const run = (concurrency, ms) => measureHttp(server, proc, url, concurrency, ms, () => callBody(++id));
+  const run = (concurrency, ms) =>
+    measureHttp(server, proc, url, concurrency, ms, () => callBody(++id));
   await run(1, WARMUP_MS);
   const c1 = await run(1, DURATION_MS);
   await run(16, WARMUP_MS / 2);
@@ -263,7 +295,8 @@ export async function benchServer(revision, jsDir) {
   for (let round = 0; round < STARTUPS; round++) {
     for (const server of SERVERS) figures[server.key].startups.push(await startupMs(server, jsDir));
   }
-  for (const server of SERVERS) figures[server.key].startup = summarize(figures[server.key].startups, 1).p50;
+  for (const server of SERVERS)
+    figures[server.key].startup = summarize(figures[server.key].startups, 1).p50;
   // Throughput in rounds, the order reversed every other round; each figure is the best round's
   // (the run least disturbed by whatever else the machine is doing), memory the largest seen.
   const best = (a, b) => (a === undefined || b.rps > a.rps ? b : a);
@@ -306,7 +339,13 @@ export async function benchServer(revision, jsDir) {
       const [bare, sdk, ours] = SERVERS.map((s) => get(figures[s.key]));
       return [
         name,
-        { bare: bare.toFixed(digits), "SDK v2": sdk.toFixed(digits), ours: ours.toFixed(digits), "ours ÷ bare": (ours / bare).toFixed(2), "ours ÷ SDK": (ours / sdk).toFixed(2) },
+        {
+          bare: bare.toFixed(digits),
+          "SDK v2": sdk.toFixed(digits),
+          ours: ours.toFixed(digits),
+          "ours ÷ bare": (ours / bare).toFixed(2),
+          "ours ÷ SDK": (ours / sdk).toFixed(2),
+        },
       ];
     }),
   );
@@ -314,9 +353,16 @@ export async function benchServer(revision, jsDir) {
     `\nServer, echo tool (${revision}; best of ${ROUNDS} rounds of ${DURATION_MS} ms per measurement after warm-up; client and servers share ${availableParallelism()} cores over loopback)`,
   );
   console.table(table);
-  const counts = SERVERS.map((s) => `${s.label} ${figures[s.key].stdio.requests}/${figures[s.key].c1.requests}/${figures[s.key].c16.requests}`).join(", ");
-  console.log(`requests measured (stdio/HTTP c=1/HTTP c=16): ${counts}; group took ${((now() - began) / 1000).toFixed(1)} s`);
-  console.log("ratios are ours ÷ anchor: above 1 is more req/s, or more latency, CPU, memory or start-up time");
+  const counts = SERVERS.map(
+    (s) =>
+      `${s.label} ${figures[s.key].stdio.requests}/${figures[s.key].c1.requests}/${figures[s.key].c16.requests}`,
+  ).join(", ");
+  console.log(
+    `requests measured (stdio/HTTP c=1/HTTP c=16): ${counts}; group took ${((now() - began) / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    "ratios are ours ÷ anchor: above 1 is more req/s, or more latency, CPU, memory or start-up time",
+  );
   return figures;
 }
 

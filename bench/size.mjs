@@ -15,7 +15,10 @@ import { SPEC_DIR, TMP } from "./prepare.mjs";
 const require = createRequire(import.meta.url);
 const TARGET_BYTES = 200 * 1000;
 
-const measureText = (text) => ({ bytes: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length });
+const measureText = (text) => ({
+  bytes: Buffer.byteLength(text),
+  gzip: gzipSync(text, { level: 9 }).length,
+});
 const add = (a, b) => ({ bytes: a.bytes + b.bytes, gzip: a.gzip + b.gzip });
 
 /** Standalone code for every definition of `revision`'s schema.json, one export per definition. */
@@ -27,7 +30,9 @@ function ajvStandalone(revision, esm) {
   require("ajv-formats").default(ajv);
   ajv.addSchema(schema, "root");
   const key = is2020 ? "$defs" : "definitions";
-  const refs = Object.fromEntries(Object.keys(schema[key]).map((name) => [name, `root#/${key}/${name}`]));
+  const refs = Object.fromEntries(
+    Object.keys(schema[key]).map((name) => [name, `root#/${key}/${name}`]),
+  );
   const code = require("ajv/dist/standalone").default(ajv, refs);
   return { code, definitions: Object.keys(refs).length };
 }
@@ -45,7 +50,8 @@ function requiredRuntime(code) {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/require\("([^"]+)"\)/g)) if (m[1].startsWith(".")) visit(m[1], file);
+    for (const m of text.matchAll(/require\("([^"]+)"\)/g))
+      if (m[1].startsWith(".")) visit(m[1], file);
   };
   const base = join(dirname(fileURLToPath(import.meta.url)), "size.mjs");
   for (const m of code.matchAll(/require\("([^"]+)"\)/g)) visit(m[1], base);
@@ -59,7 +65,8 @@ export function benchSize(revision, jsDir) {
   const validators = readFileSync(join(jsDir, "validators.js"), "utf8");
   const imports = [...validators.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
   let ours = measureText(validators);
-  for (const spec of imports) ours = add(ours, measureText(readFileSync(join(jsDir, spec), "utf8")));
+  for (const spec of imports)
+    ours = add(ours, measureText(readFileSync(join(jsDir, spec), "utf8")));
   const cjs = ajvStandalone(revision, false);
   const esm = ajvStandalone(revision, true);
   const runtime = requiredRuntime(cjs.code);
@@ -67,16 +74,25 @@ export function benchSize(revision, jsDir) {
     [`ours: validators.js + ${imports.join(", ")}`]: ours,
     [`Ajv standalone, CommonJS (${cjs.definitions} definitions)`]: measureText(cjs.code),
     "Ajv standalone, ESM": measureText(esm.code),
-    [`Ajv standalone, CommonJS + required runtime (${runtime.files.length} files)`]: add(measureText(cjs.code), runtime),
+    [`Ajv standalone, CommonJS + required runtime (${runtime.files.length} files)`]: add(
+      measureText(cjs.code),
+      runtime,
+    ),
   };
-  const ajvFull = rows[`Ajv standalone, CommonJS + required runtime (${runtime.files.length} files)`];
+  const ajvFull =
+    rows[`Ajv standalone, CommonJS + required runtime (${runtime.files.length} files)`];
   const kb = (n) => (n / 1000).toFixed(1);
   console.log(`\nValidator size (${revision}; KB = 1000 bytes; gzip level 9)`);
   console.table(
     Object.fromEntries(
       Object.entries(rows).map(([name, s]) => [
         name,
-        { KB: kb(s.bytes), "gzip KB": kb(s.gzip), "ours ÷ this": (ours.bytes / s.bytes).toFixed(3), "ours ÷ this, gzip": (ours.gzip / s.gzip).toFixed(3) },
+        {
+          KB: kb(s.bytes),
+          "gzip KB": kb(s.gzip),
+          "ours ÷ this": (ours.bytes / s.bytes).toFixed(3),
+          "ours ÷ this, gzip": (ours.gzip / s.gzip).toFixed(3),
+        },
       ]),
     ),
   );
@@ -90,6 +106,7 @@ export function benchSize(revision, jsDir) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const revision = process.env.BENCH_REVISION ?? "2026-07-28";
   const jsDir = join(TMP, "js", revision);
-  if (!existsSync(join(jsDir, "validators.js"))) throw new Error("run `npm run bench` (or prepare.mjs) first");
+  if (!existsSync(join(jsDir, "validators.js")))
+    throw new Error("run `npm run bench` (or prepare.mjs) first");
   benchSize(revision, jsDir);
 }

@@ -8,12 +8,17 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const jsDir = process.env.MCP_GEN_JS_DIR;
-const { createClient, httpTransport, TimeoutError, TransportError } = await import(pathToFileURL(join(jsDir, "client.js")).href);
+const { createClient, httpTransport, TimeoutError, TransportError } = await import(
+  pathToFileURL(join(jsDir, "client.js")).href
+);
 const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
 
 const [attack, url, goodUrl] = process.argv.slice(2);
 const INFO = { name: "mcp-gen-stress-client", version: "1.0.0" };
-const status = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN) / 1024;
+const status = (field) =>
+  Number(
+    new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN,
+  ) / 1024;
 const beforeMiB = status("VmRSS");
 const logs = [];
 const log = (line) => logs.push(line);
@@ -32,19 +37,28 @@ const ATTACKS = {
     const client = createClient({ transport: httpTransport(url), info: INFO, timeoutMs: 2000 });
     const { error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
-    return { held: error instanceof TimeoutError, detail: error ? `${error.name}: ${error.message}` : "answered" };
+    return {
+      held: error instanceof TimeoutError,
+      detail: error ? `${error.name}: ${error.message}` : "answered",
+    };
   },
   async "big-json"() {
     const client = createClient({ transport: httpTransport(url), info: INFO });
     const { error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
-    return { held: error instanceof TransportError && /larger than/.test(error.message), detail: error ? error.message : "answered" };
+    return {
+      held: error instanceof TransportError && /larger than/.test(error.message),
+      detail: error ? error.message : "answered",
+    };
   },
   async sse() {
     const client = createClient({ transport: httpTransport(url), info: INFO });
     const { error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
-    return { held: error instanceof TransportError && /larger than/.test(error.message), detail: error ? error.message : "answered" };
+    return {
+      held: error instanceof TransportError && /larger than/.test(error.message),
+      detail: error ? error.message : "answered",
+    };
   },
   async "stdio-line"() {
     // A server that writes one 300 MB line, then answers properly.
@@ -59,42 +73,73 @@ const ATTACKS = {
         const pump = () => { while (left > 0) { left--; if (!process.stdout.write(chunk)) return void process.stdout.once("drain", pump); } process.stdout.write("\\n"); write({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "after" }] } }); };
         pump();
       });`;
-    const client = createClient({ transport: stdioTransport({ command: process.execPath, args: ["-e", script] }), info: INFO, log });
+    const client = createClient({
+      transport: stdioTransport({ command: process.execPath, args: ["-e", script] }),
+      info: INFO,
+      log,
+    });
     const { value, error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
     const dropped = logs.some((l) => /dropped a line longer than/.test(l));
-    return { held: value?.content?.[0]?.text === "after" && dropped, detail: error ? error.message : `answered after the line was dropped (${dropped ? "logged" : "NOT logged"})` };
+    return {
+      held: value?.content?.[0]?.text === "after" && dropped,
+      detail: error
+        ? error.message
+        : `answered after the line was dropped (${dropped ? "logged" : "NOT logged"})`,
+    };
   },
   async redirect() {
     const client = createClient({ transport: httpTransport(url), info: INFO });
     const { error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
-    return { held: error instanceof TransportError && /another origin/.test(error.message), detail: error ? error.message : "followed" };
+    return {
+      held: error instanceof TransportError && /another origin/.test(error.message),
+      detail: error ? error.message : "followed",
+    };
   },
   async cursors() {
     const client = createClient({ transport: httpTransport(url), info: INFO, log });
     let count = 0;
     for await (const _tool of client.listToolsAll()) count++;
     await client.close();
-    return { held: count === 1000 && logs.some((l) => /after 1000 pages/.test(l)), detail: `stopped after ${count} tools (${logs.at(-1) ?? "no log line"})` };
+    return {
+      held: count === 1000 && logs.some((l) => /after 1000 pages/.test(l)),
+      detail: `stopped after ${count} tools (${logs.at(-1) ?? "no log line"})`,
+    };
   },
   async "wrong-id"() {
     const client = createClient({ transport: httpTransport(url), info: INFO });
     const { error } = await outcome(client.callTool({ name: "x" }));
     await client.close();
-    return { held: error instanceof TransportError && /another request/.test(error.message), detail: error ? error.message : "accepted" };
+    return {
+      held: error instanceof TransportError && /another request/.test(error.message),
+      detail: error ? error.message : "accepted",
+    };
   },
   async tools() {
     // The default parse guard refuses the 20,000-deep answer whole (a clear TransportError); with the
     // guard raised, the walk of each schema must drop only the hostile tool.
     const guarded = createClient({ transport: httpTransport(url), info: INFO });
     const refused = await outcome(guarded.listTools());
-    const client = createClient({ transport: httpTransport(url, { maxDepth: 100_000 }), info: INFO, log, validate: false });
+    const client = createClient({
+      transport: httpTransport(url, { maxDepth: 100_000 }),
+      info: INFO,
+      log,
+      validate: false,
+    });
     const { value, error } = await outcome(client.listTools());
     await client.close();
     const names = value?.tools?.map((t) => t.name) ?? [];
-    const held = refused.error instanceof TransportError && /nests more than 1000/.test(refused.error.message) && names.join() === "deep,fine";
-    return { held, detail: error ? `${error.name}: ${error.message}` : `default: ${refused.error?.message ?? "accepted"}; raised guard: kept ${names.join(", ")}; ${logs.length} dropped` };
+    const held =
+      refused.error instanceof TransportError &&
+      /nests more than 1000/.test(refused.error.message) &&
+      names.join() === "deep,fine";
+    return {
+      held,
+      detail: error
+        ? `${error.name}: ${error.message}`
+        : `default: ${refused.error?.message ?? "accepted"}; raised guard: kept ${names.join(", ")}; ${logs.length} dropped`,
+    };
   },
 };
 
@@ -107,5 +152,7 @@ verdict.goodMs = answer.value?.content?.[0]?.text === "good" ? performance.now()
 if (Number.isNaN(verdict.goodMs)) verdict.held = false;
 await good.close();
 if (global.gc) global.gc();
-console.log(JSON.stringify({ ...verdict, beforeMiB, peakMiB: status("VmHWM"), afterMiB: status("VmRSS") }));
+console.log(
+  JSON.stringify({ ...verdict, beforeMiB, peakMiB: status("VmHWM"), afterMiB: status("VmRSS") }),
+);
 process.exit(0);

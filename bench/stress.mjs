@@ -21,8 +21,14 @@ const META = JSON.stringify({
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "mcp-gen-stress", version: "1.0.0" },
 });
-const HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": REVISION, "Mcp-Method": "tools/call" };
-const call = (id, name, argsText) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":"${name}","arguments":${argsText},"_meta":${META}}}`;
+const HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": REVISION,
+  "Mcp-Method": "tools/call",
+};
+const call = (id, name, argsText) =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":"${name}","arguments":${argsText},"_meta":${META}}}`;
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,11 +61,17 @@ function sampler(pid) {
 }
 
 function startTarget(args, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, "bench", "servers", "stress-target.mjs"), ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: process.env,
-  });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, join(ROOT, "bench", "servers", "stress-target.mjs"), ...args],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: process.env,
+    },
+  );
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
   let stderr = "";
   const url = new Promise((resolve, reject) => {
     child.stderr.on("data", (chunk) => {
@@ -85,13 +97,19 @@ async function stop(target) {
 function post(url, body, { headers = {}, agent, timeoutMs = 20_000 } = {}) {
   const began = now();
   return new Promise((resolve) => {
-    const req = request(url, { method: "POST", agent, headers: { ...HEADERS, ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, ms: now() - began }));
-      res.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...HEADERS, ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: text, ms: now() - began }),
+        );
+        res.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error("timed out")));
     req.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
     req.end(body);
@@ -110,7 +128,10 @@ async function whileMeasuring(url, work) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const probe = (async () => {
     for (let i = 0; running || i === 0; i++) {
-      const answer = await post(url, call(`good-${i}`, "echo", `{"text":"good"}`), { headers: { "Mcp-Name": "echo" }, agent });
+      const answer = await post(url, call(`good-${i}`, "echo", `{"text":"good"}`), {
+        headers: { "Mcp-Name": "echo" },
+        agent,
+      });
       if (answer.status === 200 && answer.body.includes('"text":"good"')) latencies.push(answer.ms);
       else if (answer.status === 503 || answer.status === 429) refused++;
       else failures++;
@@ -134,8 +155,13 @@ const median = (values) => {
 
 const rows = [];
 function report(name, held, memory, latency, detail) {
-  const mem = memory ? `RSS ${memory.before.toFixed(0)} → peak ${memory.peak.toFixed(0)} → ${memory.after.toFixed(0)} MiB` : "";
-  const lat = typeof latency === "number" && !Number.isNaN(latency) ? `good request ${latency.toFixed(1)} ms` : "good request: NONE";
+  const mem = memory
+    ? `RSS ${memory.before.toFixed(0)} → peak ${memory.peak.toFixed(0)} → ${memory.after.toFixed(0)} MiB`
+    : "";
+  const lat =
+    typeof latency === "number" && !Number.isNaN(latency)
+      ? `good request ${latency.toFixed(1)} ms`
+      : "good request: NONE";
   const line = `${held ? "held  " : "BROKEN"} ${name.padEnd(34)} ${mem.padEnd(36)} ${lat.padEnd(28)} ${detail}`;
   rows.push({ name, held, line });
   console.log(line);
@@ -160,14 +186,25 @@ const SERVER_ATTACKS = {
     const memory = sampler(target.child.pid);
     const body = Buffer.from(call(1, "slow", bigArguments()));
     const { result, latencies, failures } = await whileMeasuring(url, async () => {
-      const answers = await Promise.all(Array.from({ length: 80 }, () => post(url, body, { headers: { "Mcp-Name": "slow" }, agent: false })));
+      const answers = await Promise.all(
+        Array.from({ length: 80 }, () =>
+          post(url, body, { headers: { "Mcp-Name": "slow" }, agent: false }),
+        ),
+      );
       return answers;
     });
     const figures = await memory.stop();
     const ok = result.filter((a) => a.status === 200).length;
     const busy = result.filter((a) => a.status === 503 || a.status === 429).length;
-    const held = target.alive() && ok + busy === 80 && ok > 0 && failures() === 0 && figures.peak < 1024;
-    report("crash: 80 × 4 MiB concurrent", held, figures, median(latencies), `${ok} served, ${busy} refused (503/429), server ${target.alive() ? "alive" : "DEAD"}`);
+    const held =
+      target.alive() && ok + busy === 80 && ok > 0 && failures() === 0 && figures.peak < 1024;
+    report(
+      "crash: 80 × 4 MiB concurrent",
+      held,
+      figures,
+      median(latencies),
+      `${ok} served, ${busy} refused (503/429), server ${target.alive() ? "alive" : "DEAD"}`,
+    );
     await stop(target);
   },
 
@@ -177,12 +214,17 @@ const SERVER_ATTACKS = {
     const url = await target.url;
     const memory = sampler(target.child.pid);
     const half = 2 * MiB;
-    const deep = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"x":${"[".repeat(half - 1000)}${"]".repeat(half - 1000)}},"_meta":${META}}}`);
+    const deep = Buffer.from(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"x":${"[".repeat(half - 1000)}${"]".repeat(half - 1000)}},"_meta":${META}}}`,
+    );
     const { result, latencies, failures } = await whileMeasuring(url, () =>
       Promise.all(
         Array.from({ length: 4 }, async () => {
           const statuses = [];
-          for (let i = 0; i < 5; i++) statuses.push((await post(url, deep, { headers: { "Mcp-Name": "echo" }, agent: false })).status);
+          for (let i = 0; i < 5; i++)
+            statuses.push(
+              (await post(url, deep, { headers: { "Mcp-Name": "echo" }, agent: false })).status,
+            );
           return statuses;
         }),
       ),
@@ -190,7 +232,13 @@ const SERVER_ATTACKS = {
     const figures = await memory.stop();
     const refused = result.flat().filter((status) => status === 400).length;
     const held = target.alive() && refused === 20 && failures() === 0 && latencies.length > 0;
-    report("stall: 4 × 4 MiB deep nesting", held, figures, median(latencies), `${refused}/20 refused (400, nesting; ${(deep.length / MiB).toFixed(2)} MiB each), ${failures()} good requests unanswered`);
+    report(
+      "stall: 4 × 4 MiB deep nesting",
+      held,
+      figures,
+      median(latencies),
+      `${refused}/20 refused (400, nesting; ${(deep.length / MiB).toFixed(2)} MiB each), ${failures()} good requests unanswered`,
+    );
     await stop(target);
   },
 
@@ -202,14 +250,29 @@ const SERVER_ATTACKS = {
     const agent = new Agent({ keepAlive: true, maxSockets: 1500 });
     const body = call(1, "slow", `{"ms":1500,"pad":"${"p".repeat(64 * 1024)}"}`);
     const { result, latencies, failures, refused } = await whileMeasuring(url, () =>
-      Promise.all(Array.from({ length: 3000 }, () => post(url, body, { headers: { "Mcp-Name": "slow" }, agent }))),
+      Promise.all(
+        Array.from({ length: 3000 }, () =>
+          post(url, body, { headers: { "Mcp-Name": "slow" }, agent }),
+        ),
+      ),
     );
     agent.destroy();
     const figures = await memory.stop();
     const ok = result.filter((a) => a.status === 200).length;
     const busy = result.filter((a) => a.status === 503 || a.status === 429);
-    const held = target.alive() && ok + busy.length === 3000 && busy.length > 0 && failures() === 0 && latencies.length > 0;
-    report("flood: 3,000 slow 64 KiB requests", held, figures, median(latencies), `${ok} served, ${busy.length} refused (503/429); good requests: ${latencies.length} served, ${refused()} refused for load, ${failures()} unanswered`);
+    const held =
+      target.alive() &&
+      ok + busy.length === 3000 &&
+      busy.length > 0 &&
+      failures() === 0 &&
+      latencies.length > 0;
+    report(
+      "flood: 3,000 slow 64 KiB requests",
+      held,
+      figures,
+      median(latencies),
+      `${ok} served, ${busy.length} refused (503/429); good requests: ${latencies.length} served, ${refused()} refused for load, ${failures()} unanswered`,
+    );
     await stop(target);
   },
 
@@ -225,12 +288,20 @@ const SERVER_ATTACKS = {
       `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: text/plain\r\n`,
     ];
     const { result, latencies, failures } = await whileMeasuring(url, () =>
-      Promise.all(Array.from({ length: 16 }, (_, i) => upload(Number(port), heads[i % heads.length], 1024))),
+      Promise.all(
+        Array.from({ length: 16 }, (_, i) => upload(Number(port), heads[i % heads.length], 1024)),
+      ),
     );
     const figures = await memory.stop();
     const most = Math.max(...result);
     const held = target.alive() && most < 64 && failures() === 0;
-    report("rejected bodies: 16 × 1 GiB", held, figures, median(latencies), `at most ${most} MiB written before the server closed (of 1024)`);
+    report(
+      "rejected bodies: 16 × 1 GiB",
+      held,
+      figures,
+      median(latencies),
+      `at most ${most} MiB written before the server closed (of 1024)`,
+    );
     await stop(target);
   },
 };
@@ -283,10 +354,17 @@ function stdioTarget(args = []) {
     }
     for (const wake of waiters.splice(0)) wake();
   });
-  const write = (data) => new Promise((resolve) => (target.child.stdin.write(data) ? resolve() : target.child.stdin.once("drain", resolve)));
+  const write = (data) =>
+    new Promise((resolve) =>
+      target.child.stdin.write(data) ? resolve() : target.child.stdin.once("drain", resolve),
+    );
   const until = async (predicate, ms = 30_000) => {
     const deadline = now() + ms;
-    while (!predicate(answers) && now() < deadline) await new Promise((resolve) => { waiters.push(resolve); setTimeout(resolve, 100); });
+    while (!predicate(answers) && now() < deadline)
+      await new Promise((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
     return predicate(answers);
   };
   /** Resolves once the target has answered a first request: then its memory is worth measuring. */
@@ -308,21 +386,33 @@ const STDIO_ATTACKS = {
     await write(lines);
     const began = now();
     const cancels = [];
-    for (let i = 0; i < 50_000; i++) cancels.push(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"unknown-${i}"}}\n`);
+    for (let i = 0; i < 50_000; i++)
+      cancels.push(
+        `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"unknown-${i}"}}\n`,
+      );
     await write(cancels.join(""));
     await write(`${call("good", "echo", `{"text":"good"}`)}\n`);
     const served = await until((all) => all.some((m) => m.id === "good"));
     const latency = now() - began;
     // Then every slow request is cancelled by its id, which must find it.
     const real = [];
-    for (let i = 0; i < 5000; i++) real.push(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow-${i}"}}\n`);
+    for (let i = 0; i < 5000; i++)
+      real.push(
+        `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow-${i}"}}\n`,
+      );
     await write(real.join(""));
     await write(`${call("good-2", "echo", `{"text":"good"}`)}\n`);
     await until((all) => all.some((m) => m.id === "good-2"));
     const figures = await memory.stop();
     const leaked = answers.filter((m) => String(m.id).startsWith("slow-")).length;
     const held = served && target.alive() && leaked === 0;
-    report("stdio: 50,000 cancels, 5,000 in flight", held, figures, latency, `good request answered after the cancels; ${leaked} cancelled requests answered`);
+    report(
+      "stdio: 50,000 cancels, 5,000 in flight",
+      held,
+      figures,
+      latency,
+      `good request answered after the cancels; ${leaked} cancelled requests answered`,
+    );
     target.child.stdin.end();
     await stop(target);
   },
@@ -345,13 +435,22 @@ const STDIO_ATTACKS = {
     await write(`${call("good-2", "echo", `{"text":"good"}`)}\n`);
     const servedAfter = await until((all) => all.some((m) => m.id === "good-2" && m.result));
     const figures = await memory.stop();
-    const busy = answers.filter((m) => String(m.id).startsWith("slow-") && m.error?.code === -32000).length;
+    const busy = answers.filter(
+      (m) => String(m.id).startsWith("slow-") && m.error?.code === -32000,
+    ).length;
     const ok = answers.filter((m) => String(m.id).startsWith("slow-") && m.result).length;
     const goodAnswer = answers.find((m) => m.id === "good");
     const long = answers.filter((m) => /maximum line length/.test(m.error?.message ?? "")).length;
     const deep = answers.filter((m) => /nested more than/.test(m.error?.message ?? "")).length;
-    const held = served && servedAfter && target.alive() && ok + busy === 3000 && long === 20 && deep === 20;
-    report("stdio: 3,000 slow + 40 bad lines", held, figures, latency, `${ok} served, ${busy} refused (-32000), ${long} long and ${deep} deep lines refused; the good request during it was ${goodAnswer?.result ? "served" : "refused at once (-32000)"}, the one after served`);
+    const held =
+      served && servedAfter && target.alive() && ok + busy === 3000 && long === 20 && deep === 20;
+    report(
+      "stdio: 3,000 slow + 40 bad lines",
+      held,
+      figures,
+      latency,
+      `${ok} served, ${busy} refused (-32000), ${long} long and ${deep} deep lines refused; the good request during it was ${goodAnswer?.result ? "served" : "refused at once (-32000)"}, the one after served`,
+    );
     target.child.stdin.end();
     await stop(target);
   },
@@ -382,7 +481,8 @@ async function hostile(handler) {
   return {
     url: `http://127.0.0.1:${server.address().port}/mcp`,
     hits: () => hits,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
 
@@ -406,14 +506,24 @@ let good;
 async function goodServer() {
   good ??= await hostile((_req, res, body) => {
     res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: "good" }] } }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: body.id,
+        result: { content: [{ type: "text", text: "good" }] },
+      }),
+    );
   });
   return good;
 }
 
 /** Runs one client attack in its own process; resolves with its verdict line and the RSS figures. */
 async function runClient(attack, url) {
-  const child = spawn(process.execPath, [join(ROOT, "bench", "stress-client.mjs"), attack, url ?? "", (await goodServer()).url], { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bench", "stress-client.mjs"), attack, url ?? "", (await goodServer()).url],
+    { stdio: ["ignore", "pipe", "pipe"], env: process.env },
+  );
   const memory = sampler(child.pid);
   let out = "";
   let err = "";
@@ -432,7 +542,10 @@ async function runClient(attack, url) {
     }
   })();
   // The child's own figures (VmHWM is its true peak); the sampler's only where it has none.
-  if (verdict.peakMiB) figures.peak = Number.isNaN(figures.peak) ? verdict.peakMiB : Math.max(figures.peak, verdict.peakMiB);
+  if (verdict.peakMiB)
+    figures.peak = Number.isNaN(figures.peak)
+      ? verdict.peakMiB
+      : Math.max(figures.peak, verdict.peakMiB);
   if (verdict.beforeMiB) figures.before = verdict.beforeMiB;
   if (verdict.afterMiB) figures.after = verdict.afterMiB;
   return { verdict, figures, ms };
@@ -461,7 +574,13 @@ const CLIENT_ATTACKS = {
       flood(res, `{"pad":"${"x".repeat(MiB)}",`, 600 * 1e6);
     });
     const { verdict, figures } = await runClient("big-json", server.url);
-    report("client: 600 MB JSON answer", verdict.held && figures.peak < 256, figures, verdict.goodMs, verdict.detail);
+    report(
+      "client: 600 MB JSON answer",
+      verdict.held && figures.peak < 256,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
     await server.close();
   },
   async "client: endless SSE data"() {
@@ -470,12 +589,24 @@ const CLIENT_ATTACKS = {
       flood(res, `data: ${"y".repeat(64 * 1024)}\n`, 2000 * MiB);
     });
     const { verdict, figures } = await runClient("sse", server.url);
-    report("client: endless SSE data lines", verdict.held && figures.peak < 256, figures, verdict.goodMs, verdict.detail);
+    report(
+      "client: endless SSE data lines",
+      verdict.held && figures.peak < 256,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
     await server.close();
   },
   async "client: 300 MB stdio line"() {
     const { verdict, figures } = await runClient("stdio-line");
-    report("client: 300 MB stdio line", verdict.held && figures.peak < 256, figures, verdict.goodMs, verdict.detail);
+    report(
+      "client: 300 MB stdio line",
+      verdict.held && figures.peak < 256,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
   },
   async "client: redirect to another origin"() {
     const elsewhere = await hostile((_req, res, body) => {
@@ -488,7 +619,13 @@ const CLIENT_ATTACKS = {
     });
     const { verdict, figures } = await runClient("redirect", server.url);
     const held = verdict.held && elsewhere.hits() === 0;
-    report("client: 307 to another origin", held, figures, verdict.goodMs, `${verdict.detail}; the other origin got ${elsewhere.hits()} requests`);
+    report(
+      "client: 307 to another origin",
+      held,
+      figures,
+      verdict.goodMs,
+      `${verdict.detail}; the other origin got ${elsewhere.hits()} requests`,
+    );
     await server.close();
     await elsewhere.close();
   },
@@ -496,10 +633,27 @@ const CLIENT_ATTACKS = {
     let page = 0;
     const server = await hostile((_req, res, body) => {
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools: [{ name: `t${page}`, inputSchema: { type: "object" } }], nextCursor: `c${++page}`, ttlMs: 0, cacheScope: "private" } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            tools: [{ name: `t${page}`, inputSchema: { type: "object" } }],
+            nextCursor: `c${++page}`,
+            ttlMs: 0,
+            cacheScope: "private",
+          },
+        }),
+      );
     });
     const { verdict, figures } = await runClient("cursors", server.url);
-    report("client: fresh cursors for ever", verdict.held && page <= 1000, figures, verdict.goodMs, `${verdict.detail}; ${page} pages served`);
+    report(
+      "client: fresh cursors for ever",
+      verdict.held && page <= 1000,
+      figures,
+      verdict.goodMs,
+      `${verdict.detail}; ${page} pages served`,
+    );
     await server.close();
   },
   async "client: wrong response id"() {
@@ -508,7 +662,13 @@ const CLIENT_ATTACKS = {
       res.end(JSON.stringify({ jsonrpc: "2.0", id: `${body.id}-other`, result: { content: [] } }));
     });
     const { verdict, figures } = await runClient("wrong-id", server.url);
-    report("client: response with another id", verdict.held, figures, verdict.goodMs, verdict.detail);
+    report(
+      "client: response with another id",
+      verdict.held,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
     await server.close();
   },
   async "client: hostile tool in the list"() {
@@ -517,10 +677,18 @@ const CLIENT_ATTACKS = {
     const tools = `[{"name":"deep","inputSchema":{"type":"object","properties":{"d":${deep}}}},{"name":"hostile","inputSchema":{"type":"object","properties":{"a":{"items":[{"x-mcp-header":"X"}]}}}},{"name":"fine","inputSchema":{"type":"object"}}]`;
     const server = await hostile((_req, res, body) => {
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":{"tools":${tools},"ttlMs":0,"cacheScope":"private"}}`);
+      res.end(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":{"tools":${tools},"ttlMs":0,"cacheScope":"private"}}`,
+      );
     });
     const { verdict, figures } = await runClient("tools", server.url);
-    report("client: 20,000-deep and hostile tools", verdict.held, figures, verdict.goodMs, verdict.detail);
+    report(
+      "client: 20,000-deep and hostile tools",
+      verdict.held,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
     await server.close();
   },
 };
@@ -531,17 +699,27 @@ const ALL = { ...SERVER_ATTACKS, ...STDIO_ATTACKS, ...CLIENT_ATTACKS };
 const chosen = process.argv.slice(2);
 const jsDir = prepareRevision(REVISION);
 process.env.MCP_GEN_JS_DIR = jsDir;
-console.log(`\nStress (${REVISION}, node ${process.version}): ${chosen.length > 0 ? chosen.join(", ") : "every attack"}\n`);
+console.log(
+  `\nStress (${REVISION}, node ${process.version}): ${chosen.length > 0 ? chosen.join(", ") : "every attack"}\n`,
+);
 const began = now();
 for (const [name, attack] of Object.entries(ALL)) {
   if (chosen.length > 0 && !chosen.some((c) => name.includes(c))) continue;
   try {
     await attack();
   } catch (error) {
-    report(name, false, null, null, `the attack itself failed: ${error instanceof Error ? error.message : String(error)}`);
+    report(
+      name,
+      false,
+      null,
+      null,
+      `the attack itself failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 await good?.close();
 const broken = rows.filter((r) => !r.held);
-console.log(`\n${rows.length - broken.length} of ${rows.length} held in ${((now() - began) / 1000).toFixed(0)} s${broken.length ? `; BROKEN: ${broken.map((r) => r.name).join(", ")}` : ""}`);
+console.log(
+  `\n${rows.length - broken.length} of ${rows.length} held in ${((now() - began) / 1000).toFixed(0)} s${broken.length ? `; BROKEN: ${broken.map((r) => r.name).join(", ")}` : ""}`,
+);
 process.exit(broken.length > 0 ? 1 : 0);

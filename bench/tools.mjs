@@ -39,13 +39,32 @@ const ROUNDS = Number(process.env.BENCH_TOOLS_ROUNDS ?? 3);
 /** `mcp-gen tools examples/tools.ts`, compiled to JavaScript beside the revision's. */
 function prepareTools() {
   const out = join(TMP, "src", "tools");
-  execFileSync(process.execPath, [join(ROOT, "dist", "generator", "cli", "main.js"), "tools", join(ROOT, "examples", "tools.ts"), "--out", out], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, "dist", "generator", "cli", "main.js"),
+      "tools",
+      join(ROOT, "examples", "tools.ts"),
+      "--out",
+      out,
+    ],
+    { stdio: "inherit" },
+  );
   const tsconfig = join(TMP, "tsconfig.tools.json");
   mkdirSync(TMP, { recursive: true });
   writeFileSync(
     tsconfig,
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, rootDir: out, outDir: join(TMP, "js", "tools"), skipLibCheck: true, types: [] },
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        rootDir: out,
+        outDir: join(TMP, "js", "tools"),
+        skipLibCheck: true,
+        types: [],
+      },
       include: [join(out, "**/*.ts")],
     }),
   );
@@ -58,18 +77,33 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "mcp-gen-bench", version: "1.0.0" },
 };
-const answer = () => ({ content: [{ type: "text", text: "1 flight" }], structuredContent: STRUCTURED });
+const answer = () => ({
+  content: [{ type: "text", text: "1 flight" }],
+  structuredContent: STRUCTURED,
+});
 
 /** One of our servers: `define(definitions)` adds the tool; returns a function answering one call. */
 async function ours(jsDir, options, define) {
   const { createServer, ServerDefinitions } = await import(join(jsDir, "index.js"));
   const definitions = new ServerDefinitions({ ...options, log: () => {} });
   define(definitions);
-  const server = createServer({ info: { name: "bench", version: "1.0.0" }, capabilities: { tools: {} }, definitions });
+  const server = createServer({
+    info: { name: "bench", version: "1.0.0" },
+    capabilities: { tools: {} },
+    definitions,
+  });
   const delivery = { notify() {}, signal: new AbortController().signal };
   let id = 0;
   return async (args = ARGUMENTS) => {
-    const outcome = await server.dispatcher.handle({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: TOOL, arguments: args, _meta: META } }, delivery);
+    const outcome = await server.dispatcher.handle(
+      {
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "tools/call",
+        params: { name: TOOL, arguments: args, _meta: META },
+      },
+      delivery,
+    );
     return outcome.response;
   };
 }
@@ -78,7 +112,11 @@ async function ours(jsDir, options, define) {
 async function sdkV1() {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer({ name: "bench", version: "1.0.0" });
-  const flight = z.object({ number: z.string(), price: z.number().min(0), stops: z.number().int().min(0) });
+  const flight = z.object({
+    number: z.string(),
+    price: z.number().min(0),
+    stops: z.number().int().min(0),
+  });
   server.registerTool(
     TOOL,
     {
@@ -116,7 +154,11 @@ async function sdkV1() {
       waiting.set(at, resolve);
       transport.onmessage({ jsonrpc: "2.0", id: at, method, params });
     });
-  await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } });
+  await request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "1.0.0" },
+  });
   transport.onmessage({ jsonrpc: "2.0", method: "notifications/initialized" });
   return (args = ARGUMENTS) => request("tools/call", { name: TOOL, arguments: args });
 }
@@ -128,34 +170,48 @@ export async function benchTools(revision, jsDir) {
   }
   const toolsDir = prepareTools();
   const { defineTool, TOOLS } = await import(join(toolsDir, "index.js"));
-  const { ajvEngine } = await import(join(ROOT, "dist", "templates", "runtime", "json-schema-ajv.js"));
-  const { cfworkerEngine } = await import(join(ROOT, "dist", "templates", "runtime", "json-schema-cfworker.js"));
+  const { ajvEngine } = await import(
+    join(ROOT, "dist", "templates", "runtime", "json-schema-ajv.js")
+  );
+  const { cfworkerEngine } = await import(
+    join(ROOT, "dist", "templates", "runtime", "json-schema-cfworker.js")
+  );
   const fromSchemas = (definitions) => definitions.tool({ ...TOOLS[TOOL], handler: answer });
   const accept = () => ({ ok: true });
   const contestants = {
     "ours, compiled": await ours(jsDir, {}, (d) => d.tool(defineTool(TOOL, answer))),
     "ours, Ajv": await ours(jsDir, { engine: ajvEngine() }, fromSchemas),
     "ours, cfworker": await ours(jsDir, { engine: cfworkerEngine() }, fromSchemas),
-    "ours, unchecked": await ours(jsDir, {}, (d) => d.tool({ ...TOOLS[TOOL], validate: { input: accept, output: accept }, handler: answer })),
+    "ours, unchecked": await ours(jsDir, {}, (d) =>
+      d.tool({ ...TOOLS[TOOL], validate: { input: accept, output: accept }, handler: answer }),
+    ),
     "SDK v1": await sdkV1(),
   };
   // Every contestant answers the call with the structured result, and refuses a wrong argument.
   for (const [name, call] of Object.entries(contestants)) {
     const response = await call();
-    if (JSON.stringify(response.result?.structuredContent) !== JSON.stringify(STRUCTURED)) throw new Error(`${name}: unexpected answer ${JSON.stringify(response)}`);
+    if (JSON.stringify(response.result?.structuredContent) !== JSON.stringify(STRUCTURED))
+      throw new Error(`${name}: unexpected answer ${JSON.stringify(response)}`);
     if (name === "ours, unchecked") continue;
     const refused = await call({ ...ARGUMENTS, passengers: "two" });
-    if (refused.result?.isError !== true && refused.error === undefined) throw new Error(`${name}: accepted a wrong argument ${JSON.stringify(refused)}`);
+    if (refused.result?.isError !== true && refused.error === undefined)
+      throw new Error(`${name}: accepted a wrong argument ${JSON.stringify(refused)}`);
   }
   const best = {};
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? Object.entries(contestants) : Object.entries(contestants).reverse();
+    const order =
+      round % 2 === 0 ? Object.entries(contestants) : Object.entries(contestants).reverse();
     for (const [name, call] of order) {
       const ns = (await measure(call, { min_cpu_time: 3e8 })).avg;
       best[name] = Math.min(best[name] ?? Infinity, ns);
     }
   }
-  const sdkVersion = JSON.parse(readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "package.json"), "utf8")).version;
+  const sdkVersion = JSON.parse(
+    readFileSync(
+      join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "package.json"),
+      "utf8",
+    ),
+  ).version;
   console.log(
     `\nTool call with a 10-property argument object and an output schema (${TOOL} of examples/tools.ts; in-process, message in → response out; µs per call, best of ${ROUNDS} rounds; SDK v1 = @modelcontextprotocol/sdk ${sdkVersion}, zod shapes, protocol 2025-11-25)`,
   );
@@ -163,12 +219,18 @@ export async function benchTools(revision, jsDir) {
     Object.fromEntries(
       Object.entries(best).map(([name, ns]) => [
         name,
-        { "µs/call": (ns / 1000).toFixed(2), "÷ SDK v1": (ns / best["SDK v1"]).toFixed(3), "÷ unchecked": (ns / best["ours, unchecked"]).toFixed(2) },
+        {
+          "µs/call": (ns / 1000).toFixed(2),
+          "÷ SDK v1": (ns / best["SDK v1"]).toFixed(3),
+          "÷ unchecked": (ns / best["ours, unchecked"]).toFixed(2),
+        },
       ]),
     ),
   );
   const checkUs = (name) => ((best[name] - best["ours, unchecked"]) / 1000).toFixed(2);
-  console.log(`the checks alone (÷ unchecked subtracted): compiled ${checkUs("ours, compiled")} µs, Ajv ${checkUs("ours, Ajv")} µs, cfworker ${checkUs("ours, cfworker")} µs per call`);
+  console.log(
+    `the checks alone (÷ unchecked subtracted): compiled ${checkUs("ours, compiled")} µs, Ajv ${checkUs("ours, Ajv")} µs, cfworker ${checkUs("ours, cfworker")} µs per call`,
+  );
   return best;
 }
 

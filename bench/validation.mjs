@@ -13,12 +13,16 @@ const require = createRequire(import.meta.url);
 export function loadExamples(revision) {
   const dir = join(SPEC_DIR, revision, "examples");
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().flatMap((type) =>
-    readdirSync(join(dir, type)).sort().map((file) => {
-      const text = readFileSync(join(dir, type, file), "utf8");
-      return { type, text, value: JSON.parse(text) };
-    }),
-  );
+  return readdirSync(dir)
+    .sort()
+    .flatMap((type) =>
+      readdirSync(join(dir, type))
+        .sort()
+        .map((file) => {
+          const text = readFileSync(join(dir, type, file), "utf8");
+          return { type, text, value: JSON.parse(text) };
+        }),
+    );
 }
 
 export function compileAjv(revision) {
@@ -40,8 +44,10 @@ export async function benchValidation(revision, jsDir) {
   // also allocates its result object, which Ajv's figure would not include.
   const oursCases = examples.map((e) => [ours[`is${e.type}`], e.value]);
   const ajvCases = examples.map((e) => [ajvFor(e.type), e.value]);
-  for (const [validate, value] of oursCases) if (!validate(value)) throw new Error("example rejected by ours");
-  for (const [validate, value] of ajvCases) if (!validate(value)) throw new Error("example rejected by Ajv");
+  for (const [validate, value] of oursCases)
+    if (!validate(value)) throw new Error("example rejected by ours");
+  for (const [validate, value] of ajvCases)
+    if (!validate(value)) throw new Error("example rejected by Ajv");
   const texts = examples.map((e) => e.text);
   const runs = {
     ours: () => {
@@ -65,22 +71,32 @@ export async function benchValidation(revision, jsDir) {
  */
 export async function benchValidationSdk(revision, jsDir) {
   const core = await import("@modelcontextprotocol/core");
-  const sdkVersion = JSON.parse(readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "core", "package.json"), "utf8")).version;
+  const sdkVersion = JSON.parse(
+    readFileSync(
+      join(ROOT, "node_modules", "@modelcontextprotocol", "core", "package.json"),
+      "utf8",
+    ),
+  ).version;
   const examples = loadExamples(revision);
   const ours = await import(join(jsDir, "validators.js"));
-  const withSchema = examples.filter((e) => typeof core[`${e.type}Schema`]?.safeParse === "function");
+  const withSchema = examples.filter(
+    (e) => typeof core[`${e.type}Schema`]?.safeParse === "function",
+  );
   const rejected = withSchema.filter((e) => !core[`${e.type}Schema`].safeParse(e.value).success);
   const subset = withSchema.filter((e) => !rejected.includes(e));
   const oursCases = subset.map((e) => [ours.validators[e.type], e.value]);
   const sdkCases = subset.map((e) => [core[`${e.type}Schema`], e.value]);
-  for (const [validate, value] of oursCases) if (!validate(value).ok) throw new Error("example rejected by ours");
+  for (const [validate, value] of oursCases)
+    if (!validate(value).ok) throw new Error("example rejected by ours");
   const results = await interleaved(
     {
       ours: () => {
-        for (let i = 0; i < oursCases.length; i++) do_not_optimize(oursCases[i][0](oursCases[i][1]));
+        for (let i = 0; i < oursCases.length; i++)
+          do_not_optimize(oursCases[i][0](oursCases[i][1]));
       },
       "SDK v2 (zod safeParse)": () => {
-        for (let i = 0; i < sdkCases.length; i++) do_not_optimize(sdkCases[i][0].safeParse(sdkCases[i][1]));
+        for (let i = 0; i < sdkCases.length; i++)
+          do_not_optimize(sdkCases[i][0].safeParse(sdkCases[i][1]));
       },
     },
     subset.length,
@@ -89,11 +105,29 @@ export async function benchValidationSdk(revision, jsDir) {
   console.log(
     `\nValidation against SDK v2's zod schemas (@modelcontextprotocol/core ${sdkVersion}; ${subset.length} of ${examples.length} examples, ${types} definitions with a <Name>Schema export; ns per message)`,
   );
-  console.table(Object.entries(results).map(([name, ns]) => ({ anchor: name, "ns/message": ns.toFixed(1), "ours ÷ this": (results.ours / ns).toFixed(3) })));
-  if (rejected.length) console.log(`left out, rejected by the SDK's schema: ${rejected.map((e) => e.type).join(", ")}`);
+  console.table(
+    Object.entries(results).map(([name, ns]) => ({
+      anchor: name,
+      "ns/message": ns.toFixed(1),
+      "ours ÷ this": (results.ours / ns).toFixed(3),
+    })),
+  );
+  if (rejected.length)
+    console.log(
+      `left out, rejected by the SDK's schema: ${rejected.map((e) => e.type).join(", ")}`,
+    );
   const ratio = results.ours / results["SDK v2 (zod safeParse)"];
-  console.log(`target: ours ≤ 0.1× SDK v2 — measured ${ratio.toFixed(3)}× ${ratio <= 0.1 ? "(met)" : "(missed)"}`);
-  return { messages: subset.length, examples: examples.length, types, rejected: rejected.map((e) => e.type), results, ratio };
+  console.log(
+    `target: ours ≤ 0.1× SDK v2 — measured ${ratio.toFixed(3)}× ${ratio <= 0.1 ? "(met)" : "(missed)"}`,
+  );
+  return {
+    messages: subset.length,
+    examples: examples.length,
+    types,
+    rejected: rejected.map((e) => e.type),
+    results,
+    ratio,
+  };
 }
 
 /**
@@ -113,9 +147,15 @@ async function interleaved(runs, messages, rounds = 3) {
 
 /** Prints the steady-state group's table. */
 function printSteady(revision, { messages, results }) {
-  console.log(`\nValidation, steady state (${revision}, ${messages} official examples, ns per message; best of ${STEADY_PROCESSES} processes)`);
+  console.log(
+    `\nValidation, steady state (${revision}, ${messages} official examples, ns per message; best of ${STEADY_PROCESSES} processes)`,
+  );
   console.table(
-    Object.entries(results).map(([name, ns]) => ({ anchor: name, "ns/message": ns.toFixed(1), "ours ÷ this": (results.ours / ns).toFixed(3) })),
+    Object.entries(results).map(([name, ns]) => ({
+      anchor: name,
+      "ns/message": ns.toFixed(1),
+      "ours ÷ this": (results.ours / ns).toFixed(3),
+    })),
   );
   console.log(`target: ours ≤ 0.3× Ajv — measured ${(results.ours / results.ajv).toFixed(3)}×`);
 }
@@ -132,10 +172,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (group === "steady-once") console.log(JSON.stringify(await benchValidation(revision, jsDir)));
   else if (group === "steady") {
     const runs = Array.from({ length: STEADY_PROCESSES }, () =>
-      JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "steady-once", revision, jsDir], { encoding: "utf8" })),
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [fileURLToPath(import.meta.url), "steady-once", revision, jsDir],
+          { encoding: "utf8" },
+        ),
+      ),
     );
     const results = {};
-    for (const run of runs) for (const [name, ns] of Object.entries(run.results)) results[name] = Math.min(results[name] ?? Infinity, ns);
+    for (const run of runs)
+      for (const [name, ns] of Object.entries(run.results))
+        results[name] = Math.min(results[name] ?? Infinity, ns);
     printSteady(revision, { messages: runs[0].messages, results });
   } else if (group === "sdk") await benchValidationSdk(revision, jsDir);
   else throw new Error("usage: node bench/validation.mjs steady|sdk <revision> <jsDir>");

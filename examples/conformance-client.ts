@@ -10,7 +10,10 @@
  * threw, so that a client bug shows up as a failed scenario rather than as a silent pass.
  */
 import { createClient, httpTransport, type McpClient } from "../generated/2026-07-28/client.js";
-import { oauthClient, type OAuthClientCredentials } from "../generated/2026-07-28/runtime/oauth-client.js";
+import {
+  oauthClient,
+  type OAuthClientCredentials,
+} from "../generated/2026-07-28/runtime/oauth-client.js";
 import type * as T from "../generated/2026-07-28/types.js";
 
 const url = process.argv[process.argv.length - 1];
@@ -23,7 +26,9 @@ function parseContext(raw: string | undefined): Record<string, unknown> {
   if (!raw) return {};
   try {
     const value: unknown = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -70,7 +75,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   async tools_call() {
     const mcp = client();
     const { tools } = await mcp.listTools();
-    if (!tools.some((t) => t.name === "add_numbers")) throw new Error(`add_numbers not listed: ${tools.map((t) => t.name).join(", ")}`);
+    if (!tools.some((t) => t.name === "add_numbers"))
+      throw new Error(`add_numbers not listed: ${tools.map((t) => t.name).join(", ")}`);
     const result = await mcp.callTool({ name: "add_numbers", arguments: { a: 2, b: 3 } });
     log(`add_numbers: ${text(result)}`);
     await mcp.close();
@@ -80,7 +86,9 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   async "request-metadata"() {
     const mcp = client({ capabilities: { roots: {}, sampling: {}, elicitation: {} } });
     const discovered = await mcp.discover();
-    log(`discover: versions ${discovered.supportedVersions.join(", ")}; speaking ${mcp.protocolVersion}`);
+    log(
+      `discover: versions ${discovered.supportedVersions.join(", ")}; speaking ${mcp.protocolVersion}`,
+    );
     await mcp.listTools();
     await mcp.close();
   },
@@ -97,17 +105,28 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       onElicit: async () => {
         if (!unrelatedCalled) {
           unrelatedCalled = true;
-          log(`test_mrtr_unrelated: ${text(await mcp.callTool({ name: "test_mrtr_unrelated", arguments: {} }))}`);
+          log(
+            `test_mrtr_unrelated: ${text(await mcp.callTool({ name: "test_mrtr_unrelated", arguments: {} }))}`,
+          );
         }
         return { action: "accept", content: { confirmed: true } };
       },
     });
     const { tools } = await mcp.listTools();
     log(`tools: ${tools.map((t) => t.name).join(", ")}`);
-    log(`test_mrtr_echo_state: ${text(await mcp.callTool({ name: "test_mrtr_echo_state", arguments: {} }))}`);
-    log(`test_mrtr_no_state: ${text(await mcp.callTool({ name: "test_mrtr_no_state", arguments: {} }))}`);
-    log(`test_mrtr_no_result_type: ${text(await mcp.callTool({ name: "test_mrtr_no_result_type", arguments: {} }))}`);
-    if (!unrelatedCalled) log(`test_mrtr_unrelated: ${text(await mcp.callTool({ name: "test_mrtr_unrelated", arguments: {} }))}`);
+    log(
+      `test_mrtr_echo_state: ${text(await mcp.callTool({ name: "test_mrtr_echo_state", arguments: {} }))}`,
+    );
+    log(
+      `test_mrtr_no_state: ${text(await mcp.callTool({ name: "test_mrtr_no_state", arguments: {} }))}`,
+    );
+    log(
+      `test_mrtr_no_result_type: ${text(await mcp.callTool({ name: "test_mrtr_no_result_type", arguments: {} }))}`,
+    );
+    if (!unrelatedCalled)
+      log(
+        `test_mrtr_unrelated: ${text(await mcp.callTool({ name: "test_mrtr_unrelated", arguments: {} }))}`,
+      );
     await mcp.close();
   },
 
@@ -115,7 +134,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   async "http-standard-headers"() {
     const mcp = client();
     const { tools } = await mcp.listTools();
-    for (const tool of tools) await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) });
+    for (const tool of tools)
+      await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) });
     const { resources } = await mcp.listResources();
     for (const resource of resources) await mcp.readResource({ uri: resource.uri });
     const { prompts } = await mcp.listPrompts();
@@ -126,11 +146,14 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
 
   /** List the tools (so that their x-mcp-header annotations are known), then make the calls the context names. */
   async "http-custom-headers"() {
-    const calls = Array.isArray(context.toolCalls) ? (context.toolCalls as Array<{ name: string; arguments?: Record<string, unknown> }>) : [];
+    const calls = Array.isArray(context.toolCalls)
+      ? (context.toolCalls as Array<{ name: string; arguments?: Record<string, unknown> }>)
+      : [];
     if (calls.length === 0) throw new Error("MCP_CONFORMANCE_CONTEXT has no toolCalls");
     const mcp = client();
     await mcp.listTools();
-    for (const call of calls) await mcp.callTool({ name: call.name, arguments: call.arguments ?? {} });
+    for (const call of calls)
+      await mcp.callTool({ name: call.name, arguments: call.arguments ?? {} });
     log(`made ${calls.length} tool calls`);
     await mcp.close();
   },
@@ -140,7 +163,8 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const mcp = client();
     const { tools } = await mcp.listTools();
     log(`tools kept: ${tools.map((t) => t.name).join(", ")}`);
-    for (const tool of tools) await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) });
+    for (const tool of tools)
+      await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) });
     await mcp.close();
   },
 
@@ -157,7 +181,10 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     const mcp = client();
     const { tools } = await mcp.listTools();
     const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
-    if (!focal) throw new Error(`json_schema_2020_12_tool not listed: ${tools.map((t) => t.name).join(", ")}`);
+    if (!focal)
+      throw new Error(
+        `json_schema_2020_12_tool not listed: ${tools.map((t) => t.name).join(", ")}`,
+      );
     await mcp.callTool({ name: "json_schema_echo", arguments: { schema: focal.inputSchema } });
     await mcp.close();
   },
@@ -176,7 +203,8 @@ async function headlessBrowser(authorizationUrl: URL): Promise<string> {
   const response = await fetch(authorizationUrl, { redirect: "manual" });
   await response.body?.cancel();
   const location = response.headers.get("location");
-  if (response.status < 300 || response.status >= 400 || !location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  if (response.status < 300 || response.status >= 400 || !location)
+    throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
   return new URL(location, authorizationUrl).href;
 }
 
@@ -187,14 +215,31 @@ async function headlessBrowser(authorizationUrl: URL): Promise<string> {
 async function authorized(): Promise<void> {
   const clients: OAuthClientCredentials[] =
     typeof context.client_id === "string" && typeof context.issuer === "string"
-      ? [{ issuer: context.issuer, clientId: context.client_id, ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}) }]
+      ? [
+          {
+            issuer: context.issuer,
+            clientId: context.client_id,
+            ...(typeof context.client_secret === "string"
+              ? { clientSecret: context.client_secret }
+              : {}),
+          },
+        ]
       : [];
-  const authorization = oauthClient({ redirectUri: REDIRECT_URI, authorize: headlessBrowser, clientMetadataUrl: CLIENT_METADATA_URL, clients, log });
+  const authorization = oauthClient({
+    redirectUri: REDIRECT_URI,
+    authorize: headlessBrowser,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clients,
+    log,
+  });
   const mcp = createClient({ transport: httpTransport(url!, { authorization }), info: INFO, log });
   try {
     const { tools } = await mcp.listTools();
     log(`tools: ${tools.map((t) => t.name).join(", ")}`);
-    for (const tool of tools) log(`${tool.name}: ${text(await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) }))}`);
+    for (const tool of tools)
+      log(
+        `${tool.name}: ${text(await mcp.callTool({ name: tool.name, arguments: sampleArguments(tool) }))}`,
+      );
   } finally {
     await mcp.close();
   }
@@ -209,7 +254,9 @@ async function generic(): Promise<void> {
     const { tools } = await mcp.listTools();
     log(`tools: ${tools.map((t) => t.name).join(", ")}`);
   } catch (error) {
-    log(`scenario ${scenario || "(none)"}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    log(
+      `scenario ${scenario || "(none)"}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
   } finally {
     await mcp.close();
   }
@@ -221,9 +268,17 @@ if (!url || !/^https?:\/\//.test(url)) {
 }
 
 try {
-  await (Object.hasOwn(SCENARIOS, scenario) ? SCENARIOS[scenario]! : scenario.startsWith("auth/") ? authorized : generic)();
+  await (
+    Object.hasOwn(SCENARIOS, scenario)
+      ? SCENARIOS[scenario]!
+      : scenario.startsWith("auth/")
+        ? authorized
+        : generic
+  )();
   process.exit(0);
 } catch (error) {
-  log(`scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log(
+    `scenario ${scenario} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   process.exit(1);
 }

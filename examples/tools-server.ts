@@ -21,22 +21,39 @@ export function toolsServer(): McpServer {
     defineTool("get_weather", ({ at, units = "celsius", days = 0 }) => {
       const celsius = Math.round(15 + at.latitude / 10 - days);
       const temperature = units === "celsius" ? celsius : celsius * 1.8 + 32;
-      const structuredContent = { temperature, conditions: days > 3 ? "rain" : "sunny", source: "https://weather.example/forecast" } as const;
-      return { content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }], structuredContent };
+      const structuredContent = {
+        temperature,
+        conditions: days > 3 ? "rain" : "sunny",
+        source: "https://weather.example/forecast",
+      } as const;
+      return {
+        content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }],
+        structuredContent,
+      };
     }),
   );
 
   definitions.tool(
     defineTool("sum", ({ values }) => {
       const structuredContent = { total: values.reduce((a, b) => a + b, 0), count: values.length };
-      return { content: [{ type: "text" as const, text: String(structuredContent.total) }], structuredContent };
+      return {
+        content: [{ type: "text" as const, text: String(structuredContent.total) }],
+        structuredContent,
+      };
     }),
   );
 
   definitions.tool(
     defineTool("search-flights", (args) => {
-      const flights = args.airlines.map((airline, i) => ({ number: `${airline}${100 + i}`, price: Math.min(args.maxPrice, 99 + i), stops: Math.min(i, args.maxStops) }));
-      return { content: [{ type: "text" as const, text: `${flights.length} flights` }], structuredContent: { flights } };
+      const flights = args.airlines.map((airline, i) => ({
+        number: `${airline}${100 + i}`,
+        price: Math.min(args.maxPrice, 99 + i),
+        stops: Math.min(i, args.maxStops),
+      }));
+      return {
+        content: [{ type: "text" as const, text: `${flights.length} flights` }],
+        structuredContent: { flights },
+      };
     }),
   );
 
@@ -44,13 +61,17 @@ export function toolsServer(): McpServer {
     uri: "weather://stations",
     name: "stations",
     mimeType: "application/json",
-    read: (uri) => ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(CITIES) }] }),
+    read: (uri) => ({
+      contents: [{ uri, mimeType: "application/json", text: JSON.stringify(CITIES) }],
+    }),
   });
 
   definitions.resourceTemplate({
     uriTemplate: "weather://cities/{city}{?days}",
     name: "city-forecast",
-    read: (uri, { city, days }) => ({ contents: [{ uri, text: `Forecast for ${String(city)}, ${String(days ?? 0)} days ahead` }] }),
+    read: (uri, { city, days }) => ({
+      contents: [{ uri, text: `Forecast for ${String(city)}, ${String(days ?? 0)} days ahead` }],
+    }),
     complete: { city: (value) => CITIES.filter((c) => c.startsWith(value)) },
   });
 
@@ -59,7 +80,15 @@ export function toolsServer(): McpServer {
     description: "Plans a trip to a city.",
     arguments: [{ name: "city", required: true }, { name: "season" }],
     get: ({ city, season }) => ({
-      messages: [{ role: "user", content: { type: "text", text: `Plan a trip to ${city}${season ? ` in ${season}` : ""}.` } }],
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text: `Plan a trip to ${city}${season ? ` in ${season}` : ""}.`,
+          },
+        },
+      ],
     }),
     complete: { city: (value) => CITIES.filter((c) => c.startsWith(value)) },
   });
@@ -73,7 +102,10 @@ export function toolsServer(): McpServer {
 
 function isEntryPoint(): boolean {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+    return (
+      process.argv[1] !== undefined &&
+      realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+    );
   } catch {
     return false;
   }

@@ -74,17 +74,39 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const emit = {
     outDir,
     generatorVersion: generatorVersion(),
-    regenerate: ["mcp-gen", "--revision", schema.revision, ...(options.out ? ["--out", options.out] : []), ...(options.specDir ? ["--spec-dir", options.specDir] : [])].join(" "),
+    regenerate: [
+      "mcp-gen",
+      "--revision",
+      schema.revision,
+      ...(options.out ? ["--out", options.out] : []),
+      ...(options.specDir ? ["--spec-dir", options.specDir] : []),
+    ].join(" "),
     sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
     releases: releasesOf(readRevisions()),
     force: options.force === true,
   };
   if (options.check) {
-    const plan = await inSchemaFile(schema.schemaFile, model.source.file, () => checkRevision(model, emit));
-    return { revision: schema.revision, outDir, origin: schema.origin, files: [], changes: plan.changes };
+    const plan = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+      checkRevision(model, emit),
+    );
+    return {
+      revision: schema.revision,
+      outDir,
+      origin: schema.origin,
+      files: [],
+      changes: plan.changes,
+    };
   }
-  const written = await inSchemaFile(schema.schemaFile, model.source.file, () => writeRevision(model, emit));
-  return { revision: schema.revision, outDir, origin: schema.origin, files: written.files, changes: written.plan.changes };
+  const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+    writeRevision(model, emit),
+  );
+  return {
+    revision: schema.revision,
+    outDir,
+    origin: schema.origin,
+    files: written.files,
+    changes: written.plan.changes,
+  };
 }
 
 /** Every change between two models, each with its rule, severity and location. */

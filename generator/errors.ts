@@ -24,11 +24,16 @@ export class GeneratorError extends Error {
  * model's own file name (the IR holds `schema.ts`, not a path) names the schema's path instead, as
  * the loader's errors do.
  */
-export async function inSchemaFile<T>(schemaFile: string, modelFile: string, work: () => Promise<T>): Promise<T> {
+export async function inSchemaFile<T>(
+  schemaFile: string,
+  modelFile: string,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof GeneratorError && error.file === modelFile) throw new GeneratorError(error.message, schemaFile, error.line);
+    if (error instanceof GeneratorError && error.file === modelFile)
+      throw new GeneratorError(error.message, schemaFile, error.line);
     throw error;
   }
 }

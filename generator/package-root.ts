@@ -20,7 +20,8 @@ export function findProjectRoot(fromUrl: string = import.meta.url): string {
     const pkg = join(dir, "package.json");
     if (existsSync(pkg) && readPackageName(pkg) === "mcp-gen") return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the mcp-gen package.json above ${fileURLToPath(fromUrl)}`);
+    if (parent === dir)
+      throw new Error(`cannot find the mcp-gen package.json above ${fileURLToPath(fromUrl)}`);
     dir = parent;
   }
 }

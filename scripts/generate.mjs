@@ -9,6 +9,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const shared = join(root, "..", "shared", "mcp-spec", "schema");
 const args = process.argv.slice(2);
 const env = { ...process.env };
-if (!env.MCP_SPEC_DIR && !args.includes("--spec-dir") && existsSync(shared)) env.MCP_SPEC_DIR = shared;
+if (!env.MCP_SPEC_DIR && !args.includes("--spec-dir") && existsSync(shared))
+  env.MCP_SPEC_DIR = shared;
 const { main } = await import("../dist/generator/cli/main.js");
 process.exitCode = await main(args, { env });

@@ -19,23 +19,42 @@ describe("library API", () => {
     host = await rawHost(SPEC_DIR);
     const env = { MCP_SPEC_BASE_URL: host.base, MCP_GEN_CACHE_DIR: "cache" };
     const lines: string[] = [];
-    const written = await generate({ revision: "2025-03-26", out: "out", cwd: work, env, log: (l) => lines.push(l) });
+    const written = await generate({
+      revision: "2025-03-26",
+      out: "out",
+      cwd: work,
+      env,
+      log: (l) => lines.push(l),
+    });
     expect(written.origin).toBe("fetched");
     expect(host.served).toHaveLength(2);
     expect(lines).toEqual([expect.stringContaining("fetching pinned revision 2025-03-26")]);
     expect(existsSync(join(work, "cache", "spec", "2025-03-26", "schema.ts"))).toBe(true);
     expect(written.files).toContain("types.ts");
     expect(written.changes.map((c) => c.kind)).toEqual(written.changes.map(() => "added"));
-    const checked = await generate({ revision: "2025-03-26", out: "out", cwd: work, env, check: true });
+    const checked = await generate({
+      revision: "2025-03-26",
+      out: "out",
+      cwd: work,
+      env,
+      check: true,
+    });
     expect(checked).toMatchObject({ origin: "cache", changes: [], files: [] });
-    expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain("regenerate with `mcp-gen --revision 2025-03-26 --out out`");
+    expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain(
+      "regenerate with `mcp-gen --revision 2025-03-26 --out out`",
+    );
   });
 
   it("loadModel, diff and deprecations", () => {
     const older = loadModel(schemaFile("2025-11-25"), { revision: "2025-11-25" });
     const newer = loadModel(schemaFile("2026-07-28"), { revision: "2026-07-28" });
     const changes = diff(older, newer);
-    expect(changes.some((c) => c.ruleId === "method-removed" && c.location === "initialize" && isBreaking(c.severity))).toBe(true);
+    expect(
+      changes.some(
+        (c) =>
+          c.ruleId === "method-removed" && c.location === "initialize" && isBreaking(c.severity),
+      ),
+    ).toBe(true);
     expect(diff(newer, newer)).toEqual([]);
     const registry = deprecations(newer);
     expect(registry.length).toBeGreaterThan(0);

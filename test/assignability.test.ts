@@ -30,7 +30,14 @@ import {
  * deliberately broken outputs (mutants) to prove each kind of check can fail.
  */
 
-const EXPECTED_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"];
+const EXPECTED_REVISIONS = [
+  "2024-11-05",
+  "2025-03-26",
+  "2025-06-18",
+  "2025-11-25",
+  "2026-07-28",
+  "draft",
+];
 
 interface Revision {
   revision: string;
@@ -76,14 +83,18 @@ const objectOf = (type: TypeNode | undefined, what: string): ObjectType => {
 /** The mutated models (or texts) checked in the negative run, each expected to fail in its own way. */
 const MUTANT_REVISION = "2026-07-28";
 
-async function mutantTypes(base: ProtocolModel): Promise<Array<{ id: string; types: string; model: ProtocolModel }>> {
+async function mutantTypes(
+  base: ProtocolModel,
+): Promise<Array<{ id: string; types: string; model: ProtocolModel }>> {
   const mutate = async (id: string, change: (model: ProtocolModel) => void) => {
     const model = structuredClone(base);
     change(model);
     return { id, types: await generateTypes(model), model };
   };
   const own = (model: ProtocolModel, name: string, property: string) => {
-    const found = objectOf(definition(model, name).type, name).properties.find((p) => p.name === property);
+    const found = objectOf(definition(model, name).type, name).properties.find(
+      (p) => p.name === property,
+    );
     if (!found) throw new Error(`mutant: no property ${name}.${property}`);
     return found;
   };
@@ -92,14 +103,19 @@ async function mutantTypes(base: ProtocolModel): Promise<Array<{ id: string; typ
       own(m, "Tool", "inputSchema").optional = true;
     }),
     await mutate("nested optional property dropped", (m) => {
-      const prompts = objectOf(own(m, "ServerCapabilities", "prompts").type, "ServerCapabilities.prompts");
+      const prompts = objectOf(
+        own(m, "ServerCapabilities", "prompts").type,
+        "ServerCapabilities.prompts",
+      );
       const before = prompts.properties.length;
       prompts.properties = prompts.properties.filter((p) => p.name !== "listChanged");
-      if (prompts.properties.length !== before - 1) throw new Error("mutant: no ServerCapabilities.prompts.listChanged");
+      if (prompts.properties.length !== before - 1)
+        throw new Error("mutant: no ServerCapabilities.prompts.listChanged");
     }),
     await mutate("literal changed", (m) => {
       const method = own(m, "CallToolRequest", "method");
-      if (method.type.kind !== "literal" || method.type.value !== "tools/call") throw new Error("mutant: CallToolRequest.method");
+      if (method.type.kind !== "literal" || method.type.value !== "tools/call")
+        throw new Error("mutant: CallToolRequest.method");
       method.type = { ...method.type, value: "tools/calls" };
     }),
     await mutate("constant changed", (m) => {
@@ -156,18 +172,31 @@ beforeAll(async () => {
     ),
   );
   for (const { revision, model, types, spec } of loaded) {
-    const names = { ir: irNames(model), spec: scanned[`${revision}/spec`]!, gen: scanned[`${revision}/gen`]! };
+    const names = {
+      ir: irNames(model),
+      spec: scanned[`${revision}/spec`]!,
+      gen: scanned[`${revision}/gen`]!,
+    };
     // Checked names: all of them, so that a name missing on either side is also a compile error.
-    const check = writeCheckDir(join(root, "revisions", revision), { types, spec, names: union(names.ir, names.spec, names.gen) });
+    const check = writeCheckDir(join(root, "revisions", revision), {
+      types,
+      spec,
+      names: union(names.ir, names.spec, names.gen),
+    });
     revisions.push({ revision, model, types, names, check });
   }
 
-  const base = revisions.find((r) => r.revision === MUTANT_REVISION) ?? revisions[revisions.length - 1]!;
+  const base =
+    revisions.find((r) => r.revision === MUTANT_REVISION) ?? revisions[revisions.length - 1]!;
   const spec = readSpec(base.revision);
   for (const mutant of await mutantTypes(base.model)) {
     const dir = join(root, "mutants", mutant.id.replace(/\W+/g, "-"));
     const names = union(base.names.spec, irNames(mutant.model));
-    mutants.set(mutant.id, { id: mutant.id, types: mutant.types, check: writeCheckDir(dir, { types: mutant.types, spec, names }) });
+    mutants.set(mutant.id, {
+      id: mutant.id,
+      types: mutant.types,
+      check: writeCheckDir(dir, { types: mutant.types, spec, names }),
+    });
   }
 
   // Two compiler runs at once: every revision together (must pass), every mutant together (must not).
@@ -214,7 +243,10 @@ describe("generated types.ts against the spec's schema.ts", () => {
 
   it("compiles on its own and is mutually assignable and identical to the spec, type by type (one compiler run, all revisions)", () => {
     // On failure: first which checks failed, per revision, then the compiler's own output.
-    const failed = revisions.map((r) => ({ revision: r.revision, failed: failedChecks(positive, root, r.check) }));
+    const failed = revisions.map((r) => ({
+      revision: r.revision,
+      failed: failedChecks(positive, root, r.check),
+    }));
     expect(failed).toEqual(revisions.map((r) => ({ revision: r.revision, failed: [] })));
     expect(positive.output).toBe("");
     expect(positive.exitCode).toBe(0);
@@ -223,7 +255,8 @@ describe("generated types.ts against the spec's schema.ts", () => {
 
 describe("the check can fail (mutants, one more compiler run)", () => {
   const failures = (id: string): string[] => failedChecks(negative, root, mutants.get(id)!.check);
-  const typesErrors = (id: string): string[] => diagnosticsIn(negative, root, mutants.get(id)!.check, "types.ts").map((d) => d.code);
+  const typesErrors = (id: string): string[] =>
+    diagnosticsIn(negative, root, mutants.get(id)!.check, "types.ts").map((d) => d.code);
 
   it("fails the run as a whole", () => {
     expect(negative.exitCode).not.toBe(0);
@@ -250,13 +283,17 @@ describe("the check can fail (mutants, one more compiler run)", () => {
 
   it("catches a changed constant", () => {
     expect(failures("constant changed")).toEqual(
-      expect.arrayContaining(["JSONRPC_VERSION: const gen→spec", "JSONRPC_VERSION: const spec→gen"]),
+      expect.arrayContaining([
+        "JSONRPC_VERSION: const gen→spec",
+        "JSONRPC_VERSION: const spec→gen",
+      ]),
     );
   });
 
   it("catches a missing definition, in the compiler and in the name comparison", () => {
     const mutant = mutants.get("unreferenced definition dropped")!;
-    const base = revisions.find((r) => r.revision === MUTANT_REVISION) ?? revisions[revisions.length - 1]!;
+    const base =
+      revisions.find((r) => r.revision === MUTANT_REVISION) ?? revisions[revisions.length - 1]!;
     const missing = unreferenced(base.model)[0]!;
     expect(failures(mutant.id)).toContain(`${missing}: spec→gen`);
     expect(typesErrors(mutant.id)).toEqual([]);

@@ -16,17 +16,28 @@ function newestSource(dir: string): number {
   return Math.max(
     0,
     ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? newestSource(join(dir, e.name)) : e.name.endsWith(".ts") ? statSync(join(dir, e.name)).mtimeMs : 0,
+      e.isDirectory()
+        ? newestSource(join(dir, e.name))
+        : e.name.endsWith(".ts")
+          ? statSync(join(dir, e.name)).mtimeMs
+          : 0,
     ),
   );
 }
 
 let work: string;
 beforeAll(() => {
-  const sources = Math.max(newestSource(join(repoRoot, "generator", "cli")), newestSource(join(repoRoot, "generator", "spec")));
+  const sources = Math.max(
+    newestSource(join(repoRoot, "generator", "cli")),
+    newestSource(join(repoRoot, "generator", "spec")),
+  );
   if (!existsSync(bin) || statSync(bin).mtimeMs < sources) {
     // Type errors elsewhere in the tree do not stop tsc from emitting; only the bin's existence matters here.
-    spawnSync(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: repoRoot });
+    spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"],
+      { cwd: repoRoot },
+    );
   }
   work = mkdtempSync(join(tmpdir(), "mcp-gen-proc-"));
 });
@@ -55,7 +66,9 @@ describe("node dist/generator/cli/main.js", () => {
     expect(r.stderr).toBe("");
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^REVISION\s+RELEASED\s+PINNED\s+PRESENT$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^2026-07-28\s+2026-07-28\s+[0-9a-f]{12}\??\s+env$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^2026-07-28\s+2026-07-28\s+[0-9a-f]{12}\??\s+env$/),
+    );
   });
 
   it("missing schema with --offline: one stderr line, exit 1", () => {

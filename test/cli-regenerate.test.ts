@@ -4,7 +4,17 @@
  * tells CI what a run would change without writing anything. In-process, on a small schema.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -19,14 +29,22 @@ beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-regen-"));
   spec = join(work, "spec");
   mkdirSync(join(spec, REV), { recursive: true });
-  writeFileSync(join(spec, REV, "schema.ts"), readFileSync(join(ROOT, "test", "fixtures", "protocol-surface", "schema.ts")));
+  writeFileSync(
+    join(spec, REV, "schema.ts"),
+    readFileSync(join(ROOT, "test", "fixtures", "protocol-surface", "schema.ts")),
+  );
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { MCP_GEN_CACHE_DIR: join(work, "cache") }, cwd: work });
+  const code = await main(args, {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: { MCP_GEN_CACHE_DIR: join(work, "cache") },
+    cwd: work,
+  });
   return { code, stdout: out.join(""), stderr: err.join("") };
 }
 
@@ -39,24 +57,31 @@ function snapshot(dir: string): Record<string, string> {
   return files;
 }
 
-const generate = (...extra: string[]) => cli(["--revision", REV, "--spec-dir", "spec", "--out", "out", ...extra]);
+const generate = (...extra: string[]) =>
+  cli(["--revision", REV, "--spec-dir", "spec", "--out", "out", ...extra]);
 
 describe("regeneration", () => {
   it("writes a manifest of every file with its sha256, and a README and headers naming the exact command", async () => {
     const r = await generate();
     expect(r.code, r.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(work, "out", ".mcp-gen.json"), "utf8")) as { files: Record<string, string>; regenerate: string };
+    const manifest = JSON.parse(readFileSync(join(work, "out", ".mcp-gen.json"), "utf8")) as {
+      files: Record<string, string>;
+      regenerate: string;
+    };
     const files = Object.keys(snapshot(join(work, "out"))).filter((f) => f !== ".mcp-gen.json");
     expect(Object.keys(manifest.files).sort()).toEqual(files);
     expect(manifest.files["types.ts"]).toMatch(/^[0-9a-f]{64}$/);
     const command = `mcp-gen --revision ${REV} --out out --spec-dir spec`;
     expect(manifest.regenerate).toBe(command);
-    expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain(`// Do not edit: regenerate with \`${command}\`.`);
+    expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain(
+      `// Do not edit: regenerate with \`${command}\`.`,
+    );
     const readme = readFileSync(join(work, "out", "README.md"), "utf8");
     expect(readme).toContain(`| regenerate | \`${command}\` |`);
     expect(readme).toContain("a local `schema.ts` (not a pinned upstream copy)");
     expect(readme).toMatch(/TypeScript 5\.5 or later, Node\.js 20 or later/);
-    for (const file of files.filter((f) => !f.startsWith("runtime/") && f !== "README.md")) expect(readme, file).toContain(`| \`${file}\` |`);
+    for (const file of files.filter((f) => !f.startsWith("runtime/") && f !== "README.md"))
+      expect(readme, file).toContain(`| \`${file}\` |`);
   });
 
   it("leaves foreign files and .git alone and removes only its own files it no longer generates", async () => {
@@ -66,7 +91,9 @@ describe("regeneration", () => {
     writeFileSync(join(out, ".git", "HEAD"), "ref: refs/heads/main\n");
     writeFileSync(join(out, "NOTES.md"), "mine\n");
     // A file an earlier version generated, no longer produced: listed in the manifest.
-    const manifest = JSON.parse(readFileSync(join(out, ".mcp-gen.json"), "utf8")) as { files: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(out, ".mcp-gen.json"), "utf8")) as {
+      files: Record<string, string>;
+    };
     writeFileSync(join(out, "old.ts"), "// old\n");
     manifest.files["old.ts"] = createHash("sha256").update("// old\n").digest("hex");
     writeFileSync(join(out, ".mcp-gen.json"), JSON.stringify(manifest));
@@ -84,7 +111,9 @@ describe("regeneration", () => {
     const before = snapshot(join(work, "out"));
     const r = await generate();
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`mcp-gen: ${join(work, "out")}: 1 generated file was edited by hand since mcp-gen wrote it: types.ts; move the change elsewhere, or pass --force to overwrite\n`);
+    expect(r.stderr).toBe(
+      `mcp-gen: ${join(work, "out")}: 1 generated file was edited by hand since mcp-gen wrote it: types.ts; move the change elsewhere, or pass --force to overwrite\n`,
+    );
     expect(snapshot(join(work, "out"))).toEqual(before);
     const forced = await generate("--force");
     expect(forced.code, forced.stderr).toBe(0);
@@ -95,7 +124,9 @@ describe("regeneration", () => {
     const missing = await generate("--check");
     expect(missing.code).toBe(1);
     expect(existsSync(join(work, "out"))).toBe(false);
-    expect(missing.stderr).toMatch(/^mcp-gen: --check: \d+ files would change: out\/README\.md \(added\), /);
+    expect(missing.stderr).toMatch(
+      /^mcp-gen: --check: \d+ files would change: out\/README\.md \(added\), /,
+    );
     expect((await generate()).code).toBe(0);
     const clean = await generate("--check");
     expect(clean).toMatchObject({ code: 0, stderr: "mcp-gen: --check: out up to date\n" });
@@ -104,7 +135,9 @@ describe("regeneration", () => {
     const before = snapshot(join(work, "out"));
     const edited = await generate("--check");
     expect(edited.code).toBe(1);
-    expect(edited.stderr).toBe("mcp-gen: --check: 1 file would change: out/validators.ts (changed)\n");
+    expect(edited.stderr).toBe(
+      "mcp-gen: --check: 1 file would change: out/validators.ts (changed)\n",
+    );
     expect(snapshot(join(work, "out"))).toEqual(before);
   });
 
@@ -135,6 +168,8 @@ describe("regeneration", () => {
     const r = await cli(["--revision", "2025-03-26", "--spec-dir", SPEC_DIR, "--out", "pinned"]);
     expect(r.code, r.stderr).toBe(0);
     const pin = readRevisions().revisions["2025-03-26"]!;
-    expect(readFileSync(join(work, "pinned", "README.md"), "utf8")).toContain(`pinned at upstream commit \`${pin.commit}\``);
+    expect(readFileSync(join(work, "pinned", "README.md"), "utf8")).toContain(
+      `pinned at upstream commit \`${pin.commit}\``,
+    );
   });
 });

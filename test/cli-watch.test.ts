@@ -19,11 +19,24 @@ describe("mcp-gen --watch", () => {
     const schema = join(work, "spec", "2099-01-01", "schema.ts");
     mkdirSync(join(work, "spec", "2099-01-01"), { recursive: true });
     writeFileSync(schema, "export interface First {\n  a: string;\n}\n");
-    const child = spawn(process.execPath, [join(ROOT, "dist", "generator", "cli", "main.js"), "-r", "2099-01-01", "--spec-dir", "spec", "--out", "out", "--watch"], {
-      cwd: work,
-      env: { ...process.env, MCP_GEN_CACHE_DIR: join(work, "cache") },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, "dist", "generator", "cli", "main.js"),
+        "-r",
+        "2099-01-01",
+        "--spec-dir",
+        "spec",
+        "--out",
+        "out",
+        "--watch",
+      ],
+      {
+        cwd: work,
+        env: { ...process.env, MCP_GEN_CACHE_DIR: join(work, "cache") },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     const lines = createInterface({ input: child.stderr! })[Symbol.asyncIterator]();
     const next = async (): Promise<string> => {
       const { value, done } = await lines.next();
@@ -34,16 +47,23 @@ describe("mcp-gen --watch", () => {
       expect(await next()).toMatch(/^mcp-gen: 2099-01-01: wrote \d+ files to out/);
       expect(await next()).toMatch(/^mcp-gen: watching .*schema\.ts/);
 
-      writeFileSync(schema, "export interface First {\n  a: string;\n}\n\nexport interface Second {\n  b: number;\n}\n");
+      writeFileSync(
+        schema,
+        "export interface First {\n  a: string;\n}\n\nexport interface Second {\n  b: number;\n}\n",
+      );
       expect(await next()).toMatch(/^mcp-gen: 2099-01-01: wrote \d+ files to out/);
-      expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain("export interface Second");
+      expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain(
+        "export interface Second",
+      );
 
       const before = readFileSync(join(work, "out", "types.ts"), "utf8");
       writeFileSync(schema, "export interface Broken {\n  b: ;\n}\n");
       expect(await next()).toMatch(/schema\.ts:2: syntax error/);
       expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toBe(before);
     } finally {
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once("exit", (code) => resolve(code)),
+      );
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
     }

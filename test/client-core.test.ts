@@ -17,7 +17,16 @@ import {
   TimeoutError,
   UnsupportedProtocolVersionError,
 } from "../generated/2026-07-28/client.js";
-import { CC, CI, INFO, PV, fakeTransport, results, type Answer, type Msg } from "./helpers/client-fake.js";
+import {
+  CC,
+  CI,
+  INFO,
+  PV,
+  fakeTransport,
+  results,
+  type Answer,
+  type Msg,
+} from "./helpers/client-fake.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -32,9 +41,17 @@ describe("requests", () => {
     await client.callTool({ name: "a" });
     await client.callTool({ name: "a" });
     const [first, second] = transport.sent;
-    expect(first!.message.params._meta).toEqual({ [PV]: "2026-07-28", [CC]: { elicitation: {} }, [CI]: INFO });
+    expect(first!.message.params._meta).toEqual({
+      [PV]: "2026-07-28",
+      [CC]: { elicitation: {} },
+      [CI]: INFO,
+    });
     expect(first!.message.id).not.toBe(second!.message.id);
-    expect(first!.headers).toEqual({ "Mcp-Method": "tools/call", "MCP-Protocol-Version": "2026-07-28", "Mcp-Name": "a" });
+    expect(first!.headers).toEqual({
+      "Mcp-Method": "tools/call",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Name": "a",
+    });
   });
 
   it("declares the capabilities given instead of the derived ones", async () => {
@@ -48,15 +65,29 @@ describe("requests", () => {
     const seen: Msg[] = [];
     const transport = fakeTransport((message, options) => {
       const token = message.params._meta.progressToken;
-      options.onNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "other", progress: 1 } });
-      options.onNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 50, total: 100 } });
+      options.onNotification({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: "other", progress: 1 },
+      });
+      options.onNotification({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: token, progress: 50, total: 100 },
+      });
       return ok(results.call());
     });
     const client = createClient({ transport, info: INFO });
     await client.callTool({ name: "a" });
     expect(transport.sent[0]!.message.params._meta.progressToken).toBeUndefined();
     await client.callTool({ name: "a" }, { onProgress: (p) => seen.push(p) });
-    expect(seen).toEqual([{ progressToken: transport.sent[1]!.message.params._meta.progressToken, progress: 50, total: 100 }]);
+    expect(seen).toEqual([
+      {
+        progressToken: transport.sent[1]!.message.params._meta.progressToken,
+        progress: 50,
+        total: 100,
+      },
+    ]);
   });
 
   it("sends Mcp-Name for resources/read verbatim", async () => {
@@ -69,43 +100,71 @@ describe("requests", () => {
 
 describe("results", () => {
   it("treats an absent resultType as complete", async () => {
-    const client = createClient({ transport: fakeTransport(() => ok(results.call("x"))), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() => ok(results.call("x"))),
+      info: INFO,
+    });
     const result = await client.callTool({ name: "a" });
     expect(result.resultType).toBe("complete");
     expect(result.content).toEqual([{ type: "text", text: "x" }]);
   });
 
   it("rejects an unknown resultType", async () => {
-    const client = createClient({ transport: fakeTransport(() => ok({ ...results.call(), resultType: "partial" })), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() => ok({ ...results.call(), resultType: "partial" })),
+      info: INFO,
+    });
     const error = await client.callTool({ name: "a" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResultError);
     expect((error as InvalidResultError).pointer).toBe("/resultType");
   });
 
   it("rejects an invalid result with the JSON pointer of the problem", async () => {
-    const client = createClient({ transport: fakeTransport(() => ok({ content: [{ type: "text", text: 42 }] })), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() => ok({ content: [{ type: "text", text: 42 }] })),
+      info: INFO,
+    });
     const error = await client.callTool({ name: "a" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidResultError);
     expect((error as InvalidResultError).pointer).toMatch(/^\/content\/0/);
   });
 
   it("can skip validation", async () => {
-    const client = createClient({ transport: fakeTransport(() => ok({ content: "nope" })), info: INFO, validate: false });
+    const client = createClient({
+      transport: fakeTransport(() => ok({ content: "nope" })),
+      info: INFO,
+      validate: false,
+    });
     await expect(client.callTool({ name: "a" })).resolves.toMatchObject({ content: "nope" });
   });
 });
 
 describe("errors", () => {
   const cases: Array<[string, number, unknown, new (...args: never[]) => Error]> = [
-    ["unsupported version", -32022, { supported: ["1999-01-01"], requested: "2026-07-28" }, UnsupportedProtocolVersionError],
-    ["missing capability", -32021, { requiredCapabilities: { sampling: {} } }, MissingRequiredClientCapabilityError],
+    [
+      "unsupported version",
+      -32022,
+      { supported: ["1999-01-01"], requested: "2026-07-28" },
+      UnsupportedProtocolVersionError,
+    ],
+    [
+      "missing capability",
+      -32021,
+      { requiredCapabilities: { sampling: {} } },
+      MissingRequiredClientCapabilityError,
+    ],
     ["header mismatch", -32020, undefined, HeaderMismatchError],
     ["method not found", -32601, undefined, MethodNotFoundError],
     ["invalid params", -32602, { path: "/name" }, InvalidParamsError],
     ["internal error", -32603, undefined, McpError],
   ];
   it.each(cases)("maps %s", async (_name, code, data, type) => {
-    const client = createClient({ transport: fakeTransport(() => ({ error: { code, message: "no", ...(data === undefined ? {} : { data }) } })), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() => ({
+        error: { code, message: "no", ...(data === undefined ? {} : { data }) },
+      })),
+      info: INFO,
+    });
     const error = await client.callTool({ name: "a" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(type);
     expect(error).toBeInstanceOf(McpError);
@@ -115,37 +174,53 @@ describe("errors", () => {
 
   it("exposes the typed fields of version and capability errors", async () => {
     const client = createClient({
-      transport: fakeTransport(() => ({ error: { code: -32021, message: "no", data: { requiredCapabilities: { sampling: {} } } } })),
+      transport: fakeTransport(() => ({
+        error: { code: -32021, message: "no", data: { requiredCapabilities: { sampling: {} } } },
+      })),
       info: INFO,
     });
-    const error = (await client.callTool({ name: "a" }).catch((e: unknown) => e)) as MissingRequiredClientCapabilityError;
+    const error = (await client
+      .callTool({ name: "a" })
+      .catch((e: unknown) => e)) as MissingRequiredClientCapabilityError;
     expect(error.requiredCapabilities).toEqual({ sampling: {} });
   });
 });
 
 describe("multi round-trip", () => {
-  const elicit = { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } };
+  const elicit = {
+    method: "elicitation/create",
+    params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } },
+  };
 
   it("retries with a new id, the responses keyed as asked and requestState echoed byte-for-byte", async () => {
     const state = ' {"odd": "state" } \u00e9 ';
     const transport = fakeTransport((message) =>
-      message.params.requestState === undefined ? ok({ resultType: "input_required", inputRequests: { who: elicit }, requestState: state }) : ok(results.call("done")),
+      message.params.requestState === undefined
+        ? ok({ resultType: "input_required", inputRequests: { who: elicit }, requestState: state })
+        : ok(results.call("done")),
     );
     const onElicit = vi.fn(() => ({ action: "accept" as const, content: { name: "Ada" } }));
     const client = createClient({ transport, info: INFO, onElicit });
     const result = await client.callTool({ name: "a", arguments: { x: 1 } });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
-    expect(onElicit).toHaveBeenCalledWith(elicit.params, expect.objectContaining({ signal: expect.any(AbortSignal) }));
+    expect(onElicit).toHaveBeenCalledWith(
+      elicit.params,
+      expect.objectContaining({ signal: expect.any(AbortSignal) }),
+    );
     const [first, retry] = transport.sent;
     expect(retry!.message.id).not.toBe(first!.message.id);
     expect(retry!.message.params.requestState).toBe(state);
-    expect(retry!.message.params.inputResponses).toEqual({ who: { action: "accept", content: { name: "Ada" } } });
+    expect(retry!.message.params.inputResponses).toEqual({
+      who: { action: "accept", content: { name: "Ada" } },
+    });
     expect(retry!.message.params.arguments).toEqual({ x: 1 });
   });
 
   it("omits requestState entirely when the server gave none, and never leaks input into other calls", async () => {
     const transport = fakeTransport((message) =>
-      message.params.name === "asks" && !message.params.inputResponses ? ok({ resultType: "input_required", inputRequests: { who: elicit } }) : ok(results.call()),
+      message.params.name === "asks" && !message.params.inputResponses
+        ? ok({ resultType: "input_required", inputRequests: { who: elicit } })
+        : ok(results.call()),
     );
     const client = createClient({ transport, info: INFO, onElicit: () => ({ action: "decline" }) });
     await client.callTool({ name: "asks" });
@@ -158,13 +233,25 @@ describe("multi round-trip", () => {
   });
 
   it("fails without a handler for the input asked for", async () => {
-    const client = createClient({ transport: fakeTransport(() => ok({ resultType: "input_required", inputRequests: { who: elicit } })), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() =>
+        ok({ resultType: "input_required", inputRequests: { who: elicit } }),
+      ),
+      info: INFO,
+    });
     await expect(client.callTool({ name: "a" })).rejects.toBeInstanceOf(InputRequiredError);
   });
 
   it("gives up after maxRounds", async () => {
-    const transport = fakeTransport(() => ok({ resultType: "input_required", inputRequests: { who: elicit }, requestState: "s" }));
-    const client = createClient({ transport, info: INFO, onElicit: () => ({ action: "cancel" }), maxRounds: 3 });
+    const transport = fakeTransport(() =>
+      ok({ resultType: "input_required", inputRequests: { who: elicit }, requestState: "s" }),
+    );
+    const client = createClient({
+      transport,
+      info: INFO,
+      onElicit: () => ({ action: "cancel" }),
+      maxRounds: 3,
+    });
     await expect(client.callTool({ name: "a" })).rejects.toBeInstanceOf(InputRequiredError);
     expect(transport.sent).toHaveLength(3);
   });
@@ -172,7 +259,10 @@ describe("multi round-trip", () => {
 
 describe("cancellation and timeouts", () => {
   it("rejects with the abort reason when the signal aborts", async () => {
-    const client = createClient({ transport: fakeTransport(() => new Promise<Answer>(() => {})), info: INFO });
+    const client = createClient({
+      transport: fakeTransport(() => new Promise<Answer>(() => {})),
+      info: INFO,
+    });
     const controller = new AbortController();
     const call = client.callTool({ name: "a" }, { signal: controller.signal });
     controller.abort(new Error("stop"));
@@ -180,42 +270,85 @@ describe("cancellation and timeouts", () => {
   });
 
   it("times out", async () => {
-    const client = createClient({ transport: fakeTransport(() => new Promise<Answer>(() => {})), info: INFO });
-    await expect(client.callTool({ name: "a" }, { timeoutMs: 20 })).rejects.toBeInstanceOf(TimeoutError);
+    const client = createClient({
+      transport: fakeTransport(() => new Promise<Answer>(() => {})),
+      info: INFO,
+    });
+    await expect(client.callTool({ name: "a" }, { timeoutMs: 20 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
   });
 
   it("sends a cancellation notification on transports that cancel by message", async () => {
-    const transport = fakeTransport(() => new Promise<Answer>(() => {}), { cancelsByNotification: true });
+    const transport = fakeTransport(() => new Promise<Answer>(() => {}), {
+      cancelsByNotification: true,
+    });
     const client = createClient({ transport, info: INFO });
-    await expect(client.callTool({ name: "a" }, { timeoutMs: 10 })).rejects.toBeInstanceOf(TimeoutError);
-    expect(transport.notified[0]).toMatchObject({ method: "notifications/cancelled", params: { requestId: transport.sent[0]!.message.id } });
+    await expect(client.callTool({ name: "a" }, { timeoutMs: 10 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
+    expect(transport.notified[0]).toMatchObject({
+      method: "notifications/cancelled",
+      params: { requestId: transport.sent[0]!.message.id },
+    });
   });
 });
 
 describe("version negotiation", () => {
   it("retries once with a version both support and keeps using it", async () => {
     const transport = fakeTransport((message) =>
-      message.params._meta[PV] === "2026-07-28" ? ok(results.tools([])) : { error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: "2030-01-01" } } },
+      message.params._meta[PV] === "2026-07-28"
+        ? ok(results.tools([]))
+        : {
+            error: {
+              code: -32022,
+              message: "Unsupported",
+              data: { supported: ["2026-07-28"], requested: "2030-01-01" },
+            },
+          },
     );
-    const client = createClient({ transport, info: INFO, protocolVersion: "2030-01-01", supportedVersions: ["2030-01-01", "2026-07-28"] });
+    const client = createClient({
+      transport,
+      info: INFO,
+      protocolVersion: "2030-01-01",
+      supportedVersions: ["2030-01-01", "2026-07-28"],
+    });
     await client.listTools();
     await client.listTools();
-    expect(transport.sent.map((s) => s.message.params._meta[PV])).toEqual(["2030-01-01", "2026-07-28", "2026-07-28"]);
-    expect(transport.sent.map((s) => s.headers["MCP-Protocol-Version"])).toEqual(["2030-01-01", "2026-07-28", "2026-07-28"]);
+    expect(transport.sent.map((s) => s.message.params._meta[PV])).toEqual([
+      "2030-01-01",
+      "2026-07-28",
+      "2026-07-28",
+    ]);
+    expect(transport.sent.map((s) => s.headers["MCP-Protocol-Version"])).toEqual([
+      "2030-01-01",
+      "2026-07-28",
+      "2026-07-28",
+    ]);
     expect(client.protocolVersion).toBe("2026-07-28");
   });
 
   it("retries even when the rejected version is the one offered, but only once", async () => {
-    const transport = fakeTransport(() => ({ error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }));
+    const transport = fakeTransport(() => ({
+      error: {
+        code: -32022,
+        message: "Unsupported",
+        data: { supported: ["2026-07-28"], requested: "2026-07-28" },
+      },
+    }));
     const client = createClient({ transport, info: INFO });
     await expect(client.discover()).rejects.toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(transport.sent).toHaveLength(2);
   });
 
   it("gives up when no version is shared", async () => {
-    const transport = fakeTransport(() => ({ error: { code: -32022, message: "Unsupported", data: { supported: ["1999-01-01"] } } }));
+    const transport = fakeTransport(() => ({
+      error: { code: -32022, message: "Unsupported", data: { supported: ["1999-01-01"] } },
+    }));
     const client = createClient({ transport, info: INFO });
-    const error = (await client.listTools().catch((e: unknown) => e)) as UnsupportedProtocolVersionError;
+    const error = (await client
+      .listTools()
+      .catch((e: unknown) => e)) as UnsupportedProtocolVersionError;
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(error.supported).toEqual(["1999-01-01"]);
     expect(transport.sent).toHaveLength(1);
@@ -328,12 +461,20 @@ describe("x-mcp-header", () => {
   };
 
   it("mirrors annotated arguments with the encoding of conformance README 6.5", async () => {
-    const transport = fakeTransport((message) => ok(message.method === "tools/list" ? results.tools([annotated]) : results.call()), { mirrorsHeaders: true });
+    const transport = fakeTransport(
+      (message) =>
+        ok(message.method === "tools/list" ? results.tools([annotated]) : results.call()),
+      { mirrorsHeaders: true },
+    );
     const client = createClient({ transport, info: INFO });
     await client.listTools();
     await client.callTool({ name: "test_custom_headers", arguments: args });
-    await client.callTool({ name: "test_custom_headers", arguments: { region: "us-east1", priority: 1, verbose: null } });
-    const params = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([k]) => k.startsWith("Mcp-Param-")));
+    await client.callTool({
+      name: "test_custom_headers",
+      arguments: { region: "us-east1", priority: 1, verbose: null },
+    });
+    const params = (headers: Record<string, string>) =>
+      Object.fromEntries(Object.entries(headers).filter(([k]) => k.startsWith("Mcp-Param-")));
     expect(params(transport.sent[1]!.headers)).toEqual({
       "Mcp-Param-Region": "us-west1",
       "Mcp-Param-Priority": "42",
@@ -352,7 +493,10 @@ describe("x-mcp-header", () => {
       "Mcp-Param-Zone": "b",
     });
     expect(transport.sent[1]!.headers["Mcp-Method"]).toBe("tools/call");
-    expect(params(transport.sent[2]!.headers)).toEqual({ "Mcp-Param-Region": "us-east1", "Mcp-Param-Priority": "1" });
+    expect(params(transport.sent[2]!.headers)).toEqual({
+      "Mcp-Param-Region": "us-east1",
+      "Mcp-Param-Priority": "1",
+    });
   });
 
   it("encodes values", () => {
@@ -361,7 +505,9 @@ describe("x-mcp-header", () => {
     expect(encodeHeaderValue(1.5)).toBeNull();
     expect(encodeHeaderValue(null)).toBeNull();
     expect(encodeHeaderValue("=?base64?looks-encoded?=")).toMatch(/^=\?base64\?.*\?=$/);
-    expect(Buffer.from(encodeHeaderValue("=?base64?x?=")!.slice(9, -2), "base64").toString()).toBe("=?base64?x?=");
+    expect(Buffer.from(encodeHeaderValue("=?base64?x?=")!.slice(9, -2), "base64").toString()).toBe(
+      "=?base64?x?=",
+    );
   });
 
   it("drops tools with invalid annotations (README 6.6), logging why, and keeps the valid ones", async () => {
@@ -373,14 +519,28 @@ describe("x-mcp-header", () => {
       bad("invalid_array_header", { a: { type: "array", "x-mcp-header": "Arr" } }),
       bad("invalid_null_header", { a: { type: "null", "x-mcp-header": "Nul" } }),
       bad("invalid_number_header", { a: { type: "number", "x-mcp-header": "Num" } }),
-      bad("invalid_duplicate_same_case", { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "Region" } }),
-      bad("invalid_duplicate_diff_case", { a: { type: "string", "x-mcp-header": "MyField" }, b: { type: "string", "x-mcp-header": "myfield" } }),
+      bad("invalid_duplicate_same_case", {
+        a: { type: "string", "x-mcp-header": "Region" },
+        b: { type: "string", "x-mcp-header": "Region" },
+      }),
+      bad("invalid_duplicate_diff_case", {
+        a: { type: "string", "x-mcp-header": "MyField" },
+        b: { type: "string", "x-mcp-header": "myfield" },
+      }),
       bad("invalid_space_in_name", { a: { type: "string", "x-mcp-header": "My Region" } }),
       bad("invalid_colon_in_name", { a: { type: "string", "x-mcp-header": "Region:Primary" } }),
       bad("invalid_non_ascii_name", { a: { type: "string", "x-mcp-header": "Région" } }),
       bad("invalid_control_char_name", { a: { type: "string", "x-mcp-header": "Region\t1" } }),
-      bad("invalid_in_items", { a: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } }),
-      { name: "remote_ref", inputSchema: { type: "object", properties: { id: { $ref: "http://localhost:1/canary.json" } } } },
+      bad("invalid_in_items", {
+        a: { type: "array", items: { type: "string", "x-mcp-header": "Item" } },
+      }),
+      {
+        name: "remote_ref",
+        inputSchema: {
+          type: "object",
+          properties: { id: { $ref: "http://localhost:1/canary.json" } },
+        },
+      },
     ];
     const log = vi.fn();
     const transport = fakeTransport(() => ok(results.tools(tools)), { mirrorsHeaders: true });
@@ -388,9 +548,15 @@ describe("x-mcp-header", () => {
     const listed = await client.listTools();
     expect(listed.tools.map((t) => t.name)).toEqual(["valid_tool", "remote_ref"]);
     expect(log).toHaveBeenCalledTimes(12);
-    expect(log.mock.calls.map(([m]) => String(m)).every((m) => m.includes("dropped tool"))).toBe(true);
+    expect(log.mock.calls.map(([m]) => String(m)).every((m) => m.includes("dropped tool"))).toBe(
+      true,
+    );
 
-    const stdio = createClient({ transport: fakeTransport(() => ok(results.tools(tools))), info: INFO, log });
+    const stdio = createClient({
+      transport: fakeTransport(() => ok(results.tools(tools))),
+      info: INFO,
+      log,
+    });
     expect((await stdio.listTools()).tools).toHaveLength(tools.length);
   });
 });
@@ -399,9 +565,21 @@ describe("listen", () => {
   it("iterates the notifications of a subscription, acknowledgement apart", async () => {
     const transport = fakeTransport((message, options) => {
       const tag = { _meta: { "io.modelcontextprotocol/subscriptionId": message.id } };
-      options.onNotification({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, ...tag } });
-      options.onNotification({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: tag });
-      options.onNotification({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "not for the stream" } });
+      options.onNotification({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications: { toolsListChanged: true }, ...tag },
+      });
+      options.onNotification({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: tag,
+      });
+      options.onNotification({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "not for the stream" },
+      });
       return ok(tag);
     });
     const other: Msg[] = [];

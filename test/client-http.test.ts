@@ -3,7 +3,13 @@
  * answers, garbage, errors; then end to end against the project's own generated 2026-07-28 server.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClient, httpTransport, InvalidParamsError, TransportError, UnsupportedProtocolVersionError } from "../generated/2026-07-28/client.js";
+import {
+  createClient,
+  httpTransport,
+  InvalidParamsError,
+  TransportError,
+  UnsupportedProtocolVersionError,
+} from "../generated/2026-07-28/client.js";
 import { createServer } from "../generated/2026-07-28/index.js";
 import { INFO, PV, results } from "./helpers/client-fake.js";
 import { rawServer, sse, type RawServer } from "./helpers/client-servers.js";
@@ -24,7 +30,10 @@ const reply = (id: unknown, result: unknown) => JSON.stringify({ jsonrpc: "2.0",
 describe("httpTransport", () => {
   it("POSTs to the URL exactly as given, with the required headers", async () => {
     const server = await raw((body) => ({ body: reply(body.id, results.call()) }));
-    const client = createClient({ transport: httpTransport(`${server.url}/custom/path?x=1`), info: INFO });
+    const client = createClient({
+      transport: httpTransport(`${server.url}/custom/path?x=1`),
+      info: INFO,
+    });
     await client.callTool({ name: "echo", arguments: {} });
     const [request] = server.requests;
     expect(request!.method).toBe("POST");
@@ -34,7 +43,9 @@ describe("httpTransport", () => {
     expect(request!.headers["mcp-protocol-version"]).toBe("2026-07-28");
     expect(request!.headers["mcp-method"]).toBe("tools/call");
     expect(request!.headers["mcp-name"]).toBe("echo");
-    expect((request!.body.params as { _meta: Record<string, unknown> })._meta[PV]).toBe("2026-07-28");
+    expect((request!.body.params as { _meta: Record<string, unknown> })._meta[PV]).toBe(
+      "2026-07-28",
+    );
   });
 
   it("sends Mcp-Param headers on the wire, empty and base64 values included", async () => {
@@ -44,10 +55,15 @@ describe("httpTransport", () => {
       wide: { type: "string", "x-mcp-header": "NonAscii" },
       off: { type: "boolean", "x-mcp-header": "Verbose" },
     });
-    const server = await raw((body) => ({ body: reply(body.id, body.method === "tools/list" ? results.tools([tool]) : results.call()) }));
+    const server = await raw((body) => ({
+      body: reply(body.id, body.method === "tools/list" ? results.tools([tool]) : results.call()),
+    }));
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
     await client.listTools();
-    await client.callTool({ name: "t", arguments: { region: "us-west1", empty: "", wide: "Hello, 世界", off: null } });
+    await client.callTool({
+      name: "t",
+      arguments: { region: "us-west1", empty: "", wide: "Hello, 世界", off: null },
+    });
     const headers = server.requests[1]!.headers;
     expect(headers["mcp-param-region"]).toBe("us-west1");
     expect(headers["mcp-param-emptyval"]).toBe("");
@@ -64,33 +80,73 @@ describe("httpTransport", () => {
         hold: true, // the stream stays open after the response: the client must not wait for its end
         body:
           ": keep-alive\n\n" +
-          sse({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1, total: 2 } }) +
+          sse({
+            jsonrpc: "2.0",
+            method: "notifications/progress",
+            params: { progressToken: token, progress: 1, total: 2 },
+          }) +
           "data: {not json\n\n" +
-          sse({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hi" } }) +
+          sse({
+            jsonrpc: "2.0",
+            method: "notifications/message",
+            params: { level: "info", data: "hi" },
+          }) +
           sse({ jsonrpc: "2.0", id: "someone-else", result: {} }) +
           `data: ${reply(body.id, results.call("streamed"))}\r\n\r\n`,
       };
     });
     const notified: unknown[] = [];
     const progress: unknown[] = [];
-    const client = createClient({ transport: httpTransport(server.url), info: INFO, log, onNotification: (n) => notified.push(n.method) });
-    const result = await client.callTool({ name: "t" }, { onProgress: (p) => progress.push(p.progress) });
+    const client = createClient({
+      transport: httpTransport(server.url),
+      info: INFO,
+      log,
+      onNotification: (n) => notified.push(n.method),
+    });
+    const result = await client.callTool(
+      { name: "t" },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(result.content).toEqual([{ type: "text", text: "streamed" }]);
     expect(progress).toEqual([1]);
     expect(notified).toEqual(["notifications/message"]);
     // Two lines for the garbage; the log notification also shows a deprecated feature in use.
     const lines = log.mock.calls.map(([m]) => String(m));
-    expect(lines.filter((m) => !m.startsWith("mcp client: deprecated feature used:"))).toHaveLength(2);
-    expect(lines.filter((m) => m.startsWith("mcp client: deprecated feature used: LoggingMessageNotification"))).toHaveLength(1);
+    expect(lines.filter((m) => !m.startsWith("mcp client: deprecated feature used:"))).toHaveLength(
+      2,
+    );
+    expect(
+      lines.filter((m) =>
+        m.startsWith("mcp client: deprecated feature used: LoggingMessageNotification"),
+      ),
+    ).toHaveLength(1);
   });
 
   it("maps JSON-RPC errors sent with an error status, and renegotiates the version", async () => {
     const server = await raw((body, index) =>
       index === 0
-        ? { status: 400, body: JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }) }
+        ? {
+            status: 400,
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: body.id,
+              error: {
+                code: -32022,
+                message: "Unsupported",
+                data: { supported: ["2026-07-28"], requested: "2026-07-28" },
+              },
+            }),
+          }
         : index === 1
           ? { body: reply(body.id, results.discover()) }
-          : { status: 400, body: JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32602, message: "Invalid params" } }) },
+          : {
+              status: 400,
+              body: JSON.stringify({
+                jsonrpc: "2.0",
+                id: body.id,
+                error: { code: -32602, message: "Invalid params" },
+              }),
+            },
     );
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
     await expect(client.discover()).resolves.toMatchObject({ supportedVersions: ["2026-07-28"] });
@@ -99,7 +155,11 @@ describe("httpTransport", () => {
   });
 
   it("reports garbage and HTTP failures as TransportError", async () => {
-    const server = await raw(() => ({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }));
+    const server = await raw(() => ({
+      status: 502,
+      contentType: "text/html",
+      body: "<h1>Bad gateway</h1>",
+    }));
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
     const error = (await client.listTools().catch((e: unknown) => e)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
@@ -109,7 +169,11 @@ describe("httpTransport", () => {
   });
 
   it("times out a server that never answers, and never sends GET", async () => {
-    const server = await raw(() => ({ contentType: "text/event-stream", hold: true, body: ": waiting\n\n" }));
+    const server = await raw(() => ({
+      contentType: "text/event-stream",
+      hold: true,
+      body: ": waiting\n\n",
+    }));
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
     await expect(client.listTools({}, { timeoutMs: 100 })).rejects.toThrow(/timed out/);
     expect(server.requests.every((r) => r.method === "POST")).toBe(true);
@@ -125,7 +189,18 @@ describe("end to end against the generated 2026-07-28 server", () => {
       handlers: {
         "tools/list": (params) =>
           params.cursor === undefined
-            ? { tools: [{ name: "greet", inputSchema: { type: "object", properties: { who: { type: "string", "x-mcp-header": "Who" } } } }], nextCursor: "2" }
+            ? {
+                tools: [
+                  {
+                    name: "greet",
+                    inputSchema: {
+                      type: "object",
+                      properties: { who: { type: "string", "x-mcp-header": "Who" } },
+                    },
+                  },
+                ],
+                nextCursor: "2",
+              }
             : { tools: [{ name: "slow", inputSchema: { type: "object" } }] },
         "tools/call": async (params, ctx) => {
           if (params.name === "slow") {
@@ -133,17 +208,36 @@ describe("end to end against the generated 2026-07-28 server", () => {
             ctx.progress(2, 2);
             return { content: [{ type: "text", text: "slow done" }] };
           }
-          const answer = ctx.inputResponses.name as { action?: string; content?: { name?: string } } | undefined;
+          const answer = ctx.inputResponses.name as
+            { action?: string; content?: { name?: string } } | undefined;
           if (!answer) {
             return ctx.inputRequired(
-              { name: { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } },
+              {
+                name: {
+                  method: "elicitation/create",
+                  params: {
+                    mode: "form",
+                    message: "Name?",
+                    requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+                  },
+                },
+              },
               { asked: params.arguments?.who },
             );
           }
-          return { content: [{ type: "text", text: `Hello ${answer.content?.name ?? "?"} (${String((ctx.state as { asked?: unknown }).asked)})` }] };
+          return {
+            content: [
+              {
+                type: "text",
+                text: `Hello ${answer.content?.name ?? "?"} (${String((ctx.state as { asked?: unknown }).asked)})`,
+              },
+            ],
+          };
         },
         "resources/read": (params) => ({ contents: [{ uri: params.uri, text: "body" }] }),
-        "prompts/get": (params) => ({ messages: [{ role: "user", content: { type: "text", text: `prompt ${params.name}` } }] }),
+        "prompts/get": (params) => ({
+          messages: [{ role: "user", content: { type: "text", text: `prompt ${params.name}` } }],
+        }),
       },
     });
     const listening = await server.listen({ port: 0 });
@@ -173,7 +267,10 @@ describe("end to end against the generated 2026-07-28 server", () => {
     expect(greeting.content).toEqual([{ type: "text", text: "Hello Ada (caller)" }]);
     expect(elicited).toEqual(["Name?"]);
     const progress: unknown[] = [];
-    const slow = await client.callTool({ name: "slow" }, { onProgress: (p) => progress.push(p.progress) });
+    const slow = await client.callTool(
+      { name: "slow" },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(slow.content).toEqual([{ type: "text", text: "slow done" }]);
     expect(progress).toEqual([1, 2]);
     const read = await client.readResource({ uri: "test://a%20b?x=1" });
@@ -185,7 +282,12 @@ describe("end to end against the generated 2026-07-28 server", () => {
 
   it("surfaces a server's refusal of an unsupported version", async () => {
     const url = await start();
-    const client = createClient({ transport: httpTransport(url), info: INFO, protocolVersion: "1999-01-01", supportedVersions: ["1999-01-01"] });
+    const client = createClient({
+      transport: httpTransport(url),
+      info: INFO,
+      protocolVersion: "1999-01-01",
+      supportedVersions: ["1999-01-01"],
+    });
     await expect(client.listTools()).rejects.toBeInstanceOf(UnsupportedProtocolVersionError);
   });
 });

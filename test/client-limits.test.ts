@@ -7,7 +7,12 @@
 import { createServer as createHttpServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClient, httpTransport, TimeoutError, TransportError } from "../generated/2026-07-28/client.js";
+import {
+  createClient,
+  httpTransport,
+  TimeoutError,
+  TransportError,
+} from "../generated/2026-07-28/client.js";
 import { stdioTransport } from "../generated/2026-07-28/client-node.js";
 import { fakeTransport, INFO, results, type Msg } from "./helpers/client-fake.js";
 import { stdioScript } from "./helpers/client-servers.js";
@@ -20,14 +25,20 @@ afterEach(async () => {
 });
 
 /** A loopback server whose handler gets the parsed JSON-RPC request and the response to write. */
-async function serve(handler: (body: Msg, res: ServerResponse, url: string) => void): Promise<{ url: string; hits: number; server: Server }> {
+async function serve(
+  handler: (body: Msg, res: ServerResponse, url: string) => void,
+): Promise<{ url: string; hits: number; server: Server }> {
   const state = { url: "", hits: 0, server: null as unknown as Server };
   const server = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       state.hits++;
-      handler(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Msg, res, req.url ?? "");
+      handler(
+        JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Msg,
+        res,
+        req.url ?? "",
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,7 +88,9 @@ describe("client timeout", () => {
     const never = fakeTransport(() => new Promise<never>(() => {}));
     const client = createClient({ transport: never, info: INFO });
     const call = client.callTool({ name: "x" });
-    const failed = expect(call).rejects.toSatisfy((e: unknown) => e instanceof TimeoutError && e.timeoutMs === 60_000);
+    const failed = expect(call).rejects.toSatisfy(
+      (e: unknown) => e instanceof TimeoutError && e.timeoutMs === 60_000,
+    );
     await vi.advanceTimersByTimeAsync(60_000);
     await failed;
 
@@ -88,7 +101,10 @@ describe("client timeout", () => {
 
     const patient = createClient({ transport: never, info: INFO, timeoutMs: 0 });
     let settled = false;
-    void patient.callTool({ name: "x" }).finally(() => (settled = true)).catch(() => {});
+    void patient
+      .callTool({ name: "x" })
+      .finally(() => (settled = true))
+      .catch(() => {});
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(settled).toBe(false);
     await patient.close();
@@ -97,9 +113,16 @@ describe("client timeout", () => {
 
 describe("HTTP client limits", () => {
   it("refuses a JSON answer declared larger than maxResponseBytes without reading it", async () => {
-    const server = await serve((body, res) => reply(res, ok(body.id, results.call("x".repeat(4096)))));
-    const client = createClient({ transport: httpTransport(server.url, { maxResponseBytes: 1024 }), info: INFO });
-    await expect(client.callTool({ name: "x" })).rejects.toThrow(/the answer to tools\/call is larger than 1024 bytes/);
+    const server = await serve((body, res) =>
+      reply(res, ok(body.id, results.call("x".repeat(4096)))),
+    );
+    const client = createClient({
+      transport: httpTransport(server.url, { maxResponseBytes: 1024 }),
+      info: INFO,
+    });
+    await expect(client.callTool({ name: "x" })).rejects.toThrow(
+      /the answer to tools\/call is larger than 1024 bytes/,
+    );
   });
 
   it("stops reading an undeclared (chunked) JSON answer once it passes maxResponseBytes", async () => {
@@ -108,7 +131,10 @@ describe("HTTP client limits", () => {
       res.writeHead(200, { "Content-Type": "application/json" });
       written = flood(res, `{"pad":"${"x".repeat(65536)}",`, 256 * MiB);
     });
-    const client = createClient({ transport: httpTransport(server.url, { maxResponseBytes: MiB }), info: INFO });
+    const client = createClient({
+      transport: httpTransport(server.url, { maxResponseBytes: MiB }),
+      info: INFO,
+    });
     await expect(client.callTool({ name: "x" })).rejects.toThrow(/is larger than 1048576 bytes/);
     expect(await written).toBeLessThan(256 * MiB);
   });
@@ -119,15 +145,24 @@ describe("HTTP client limits", () => {
       res.writeHead(200, { "Content-Type": "text/event-stream" });
       written = flood(res, `data: ${"y".repeat(1000)}\n`, 256 * MiB);
     });
-    const client = createClient({ transport: httpTransport(server.url, { maxEventBytes: 64 * 1024 }), info: INFO });
-    await expect(client.callTool({ name: "x" })).rejects.toThrow(/an SSE event answering tools\/call is larger than 65536 characters/);
+    const client = createClient({
+      transport: httpTransport(server.url, { maxEventBytes: 64 * 1024 }),
+      info: INFO,
+    });
+    await expect(client.callTool({ name: "x" })).rejects.toThrow(
+      /an SSE event answering tools\/call is larger than 65536 characters/,
+    );
     expect(await written).toBeLessThan(256 * MiB);
   });
 
   it("parses SSE however the stream is cut: one byte at a time, CRLF and CR line ends, multi-line data", async () => {
     const server = await serve((body, res) => {
       res.writeHead(200, { "Content-Type": "text/event-stream" });
-      const notification = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "a" } });
+      const notification = JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", data: "a" },
+      });
       const answer = JSON.stringify(ok(body.id, results.call("done")));
       // The answer's JSON split over two data lines (joined by a newline, which JSON ignores).
       const text = `: comment\r\nevent: message\r\ndata: ${notification}\r\n\r\ndata: ${answer.slice(0, 10)}\rdata: ${answer.slice(10)}\r\n\r\n`;
@@ -139,27 +174,45 @@ describe("HTTP client limits", () => {
       next();
     });
     const seen: Msg[] = [];
-    const client = createClient({ transport: httpTransport(server.url), info: INFO, onNotification: (n) => seen.push(n as Msg) });
+    const client = createClient({
+      transport: httpTransport(server.url),
+      info: INFO,
+      onNotification: (n) => seen.push(n as Msg),
+    });
     const result = await client.callTool({ name: "x" });
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
   });
 
   it("refuses a JSON answer nested deeper than maxDepth, before parsing it", async () => {
-    const server = await serve((body, res) => reply(res, `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":{"content":[],"x":${"[".repeat(2000)}${"]".repeat(2000)}}}`));
+    const server = await serve((body, res) =>
+      reply(
+        res,
+        `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":{"content":[],"x":${"[".repeat(2000)}${"]".repeat(2000)}}}`,
+      ),
+    );
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
-    await expect(client.callTool({ name: "x" })).rejects.toThrow(/the answer to tools\/call nests more than 1000 levels deep/);
-    const lenient = createClient({ transport: httpTransport(server.url, { maxDepth: 5000 }), info: INFO });
+    await expect(client.callTool({ name: "x" })).rejects.toThrow(
+      /the answer to tools\/call nests more than 1000 levels deep/,
+    );
+    const lenient = createClient({
+      transport: httpTransport(server.url, { maxDepth: 5000 }),
+      info: INFO,
+    });
     await expect(lenient.callTool({ name: "x" })).resolves.toMatchObject({ content: [] });
   });
 
   it("checks the response id on the JSON path", async () => {
     const server = await serve((body, res) => reply(res, ok(`${String(body.id)}-other`)));
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
-    await expect(client.callTool({ name: "x" })).rejects.toThrow(/is a response to another request/);
+    await expect(client.callTool({ name: "x" })).rejects.toThrow(
+      /is a response to another request/,
+    );
   });
 
   it("refuses a redirect to another origin (307 and 302): the other host never gets the request", async () => {
-    const elsewhere = await serve((body, res) => reply(res, ok(body.id, results.call("from elsewhere"))));
+    const elsewhere = await serve((body, res) =>
+      reply(res, ok(body.id, results.call("from elsewhere"))),
+    );
     for (const status of [307, 302]) {
       const server = await serve((_body, res) => {
         res.writeHead(status, { Location: elsewhere.url });
@@ -168,7 +221,9 @@ describe("HTTP client limits", () => {
       const client = createClient({ transport: httpTransport(server.url), info: INFO });
       const error = await client.callTool({ name: "x" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
-      expect((error as Error).message).toMatch(/redirected \(HTTP 30[27]\) to another origin \(http:\/\/127\.0\.0\.1:\d+\)/);
+      expect((error as Error).message).toMatch(
+        /redirected \(HTTP 30[27]\) to another origin \(http:\/\/127\.0\.0\.1:\d+\)/,
+      );
     }
     expect(elsewhere.hits).toBe(0);
   });
@@ -186,8 +241,13 @@ describe("HTTP client limits", () => {
       reply(res, ok(body.id, results.call(`${String(body.method)} at ${url}`)));
     });
     const client = createClient({ transport: httpTransport(server.url), info: INFO });
-    expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "tools/call at /moved" }]);
-    const looping = createClient({ transport: httpTransport(server.url.replace("/mcp", "/loop")), info: INFO });
+    expect((await client.callTool({ name: "x" })).content).toEqual([
+      { type: "text", text: "tools/call at /moved" },
+    ]);
+    const looping = createClient({
+      transport: httpTransport(server.url.replace("/mcp", "/loop")),
+      info: INFO,
+    });
     await expect(looping.callTool({ name: "x" })).rejects.toThrow(/redirected more than 5 times/);
   });
 });
@@ -196,8 +256,15 @@ describe("…All() iterators stop", () => {
   it("after maxPages pages of fresh cursors, with a log line", async () => {
     const logs: string[] = [];
     let page = 0;
-    const transport = fakeTransport(() => ({ result: results.tools([results.tool(`t${page}`)], `cursor-${++page}`) }));
-    const client = createClient({ transport, info: INFO, maxPages: 5, log: (line) => logs.push(line) });
+    const transport = fakeTransport(() => ({
+      result: results.tools([results.tool(`t${page}`)], `cursor-${++page}`),
+    }));
+    const client = createClient({
+      transport,
+      info: INFO,
+      maxPages: 5,
+      log: (line) => logs.push(line),
+    });
     const names: string[] = [];
     for await (const tool of client.listToolsAll()) names.push(tool.name);
     expect(names).toHaveLength(5);
@@ -207,14 +274,19 @@ describe("…All() iterators stop", () => {
 
   it("at a repeated cursor, with a log line; and by default within 1000 pages", async () => {
     const logs: string[] = [];
-    const cycling = fakeTransport((_m, _o, index) => ({ result: results.tools([results.tool(`t${index}`)], index % 2 === 0 ? "a" : "b") }));
+    const cycling = fakeTransport((_m, _o, index) => ({
+      result: results.tools([results.tool(`t${index}`)], index % 2 === 0 ? "a" : "b"),
+    }));
     const client = createClient({ transport: cycling, info: INFO, log: (line) => logs.push(line) });
     let count = 0;
     for await (const _tool of client.listToolsAll()) count++;
     expect(count).toBe(3);
     expect(logs).toContain("mcp client: stopped paging tools: the server repeated a cursor");
     let n = 0;
-    const endless = createClient({ transport: fakeTransport(() => ({ result: results.tools([], `c${++n}`) })), info: INFO });
+    const endless = createClient({
+      transport: fakeTransport(() => ({ result: results.tools([], `c${++n}`) })),
+      info: INFO,
+    });
     for await (const _tool of endless.listToolsAll()) void _tool;
     expect(n).toBe(1000);
   });
@@ -224,14 +296,36 @@ describe("tool header annotations", () => {
   it("a 20,000-deep inputSchema is walked without overflowing the stack; a hostile tool is dropped alone", async () => {
     let deep: Msg = { type: "string" };
     for (let i = 0; i < 20_000; i++) deep = { anyOf: [deep] };
-    const hostile = { name: "hostile", inputSchema: { type: "object", properties: { a: { type: "object", properties: { b: { items: [{ "x-mcp-header": "Nested" }] } } } } } };
-    const tools = [results.tool("deep", { d: deep }), hostile, results.tool("fine", { region: { type: "string", "x-mcp-header": "Region" } })];
+    const hostile = {
+      name: "hostile",
+      inputSchema: {
+        type: "object",
+        properties: {
+          a: { type: "object", properties: { b: { items: [{ "x-mcp-header": "Nested" }] } } },
+        },
+      },
+    };
+    const tools = [
+      results.tool("deep", { d: deep }),
+      hostile,
+      results.tool("fine", { region: { type: "string", "x-mcp-header": "Region" } }),
+    ];
     const logs: string[] = [];
-    const transport = fakeTransport((m) => ({ result: m.method === "tools/list" ? results.tools(tools) : results.call() }), { mirrorsHeaders: true });
-    const client = createClient({ transport, info: INFO, validate: false, log: (line) => logs.push(line) });
+    const transport = fakeTransport(
+      (m) => ({ result: m.method === "tools/list" ? results.tools(tools) : results.call() }),
+      { mirrorsHeaders: true },
+    );
+    const client = createClient({
+      transport,
+      info: INFO,
+      validate: false,
+      log: (line) => logs.push(line),
+    });
     const listed = await client.listTools();
     expect(listed.tools.map((t) => t.name)).toEqual(["deep", "fine"]);
-    expect(logs).toEqual(['mcp client: dropped tool "hostile": x-mcp-header is only allowed on properties reachable through `properties`']);
+    expect(logs).toEqual([
+      'mcp client: dropped tool "hostile": x-mcp-header is only allowed on properties reachable through `properties`',
+    ]);
     await client.callTool({ name: "fine", arguments: { region: "eu" } });
     expect(transport.sent[1]!.headers["Mcp-Param-Region"]).toBe("eu");
   });
@@ -242,7 +336,8 @@ describe("wire strings are never looked up as inherited properties (client)", ()
     const notices: unknown[] = [];
     const seen: string[] = [];
     const transport = fakeTransport(async (_m, options) => {
-      for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty"]) options.onNotification({ jsonrpc: "2.0", method });
+      for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty"])
+        options.onNotification({ jsonrpc: "2.0", method });
       return { result: results.call() };
     });
     const client = createClient({
@@ -260,10 +355,13 @@ describe("wire strings are never looked up as inherited properties (client)", ()
 describe("stdio client limits", () => {
   it("drops a line longer than maxLineBytes as it arrives, and reads the next one", async () => {
     const logs: string[] = [];
-    const answer = (result: Msg) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
+    const answer = (result: Msg) =>
+      `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
     const transport = stdioTransport({
       command: process.execPath,
-      args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())}; else { process.stdout.write("x".repeat(3 * 1024 * 1024) + "\\n"); ${answer(results.call("after"))}; }`),
+      args: stdioScript(
+        `if (message.method === "server/discover") ${answer(results.discover())}; else { process.stdout.write("x".repeat(3 * 1024 * 1024) + "\\n"); ${answer(results.call("after"))}; }`,
+      ),
       maxLineBytes: MiB,
     });
     const client = createClient({ transport, info: INFO, log: (line) => logs.push(line) });
@@ -275,19 +373,25 @@ describe("stdio client limits", () => {
 
   it("drops a line nested deeper than maxDepth", async () => {
     const logs: string[] = [];
-    const answer = (result: Msg) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
+    const answer = (result: Msg) =>
+      `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
     const transport = stdioTransport({
       command: process.execPath,
-      args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())}; else { write("[".repeat(5000) + "]".repeat(5000)); ${answer(results.call("after"))}; }`),
+      args: stdioScript(
+        `if (message.method === "server/discover") ${answer(results.discover())}; else { write("[".repeat(5000) + "]".repeat(5000)); ${answer(results.call("after"))}; }`,
+      ),
     });
     const client = createClient({ transport, info: INFO, log: (line) => logs.push(line) });
     open.push(() => client.close());
-    expect((await client.callTool({ name: "x" })).content).toEqual([{ type: "text", text: "after" }]);
+    expect((await client.callTool({ name: "x" })).content).toEqual([
+      { type: "text", text: "after" },
+    ]);
     expect(logs).toContain("mcp stdio client: dropped a line nested more than 1000 levels deep");
   });
 
   it("routes progress to its call by token (two calls at once), and an unknown token to the client's listeners", async () => {
-    const answer = (result: Msg) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
+    const answer = (result: Msg) =>
+      `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} })`;
     const transport = stdioTransport({
       command: process.execPath,
       args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())}; else {
@@ -298,12 +402,22 @@ describe("stdio client limits", () => {
       }`),
     });
     const stray: Msg[] = [];
-    const client = createClient({ transport, info: INFO, onNotification: (n) => stray.push(n as Msg) });
+    const client = createClient({
+      transport,
+      info: INFO,
+      onNotification: (n) => stray.push(n as Msg),
+    });
     open.push(() => client.close());
     const seen: Record<string, unknown[]> = { a: [], b: [] };
     await Promise.all([
-      client.callTool({ name: "x", arguments: { n: 1 } }, { onProgress: (p) => seen.a!.push(p.progress) }),
-      client.callTool({ name: "x", arguments: { n: 2 } }, { onProgress: (p) => seen.b!.push(p.progress) }),
+      client.callTool(
+        { name: "x", arguments: { n: 1 } },
+        { onProgress: (p) => seen.a!.push(p.progress) },
+      ),
+      client.callTool(
+        { name: "x", arguments: { n: 2 } },
+        { onProgress: (p) => seen.b!.push(p.progress) },
+      ),
     ]);
     expect(seen).toEqual({ a: [1], b: [2] });
     expect(stray.map((n) => n.params?.progressToken)).toEqual(["nobody", "nobody"]);

@@ -15,19 +15,24 @@ import { ROOT } from "./helpers/spec.js";
 
 const FIXTURE = join(ROOT, "dist", "examples", "conformance-server.js");
 
-const answer = (result: unknown) => `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} });`;
+const answer = (result: unknown) =>
+  `write({ jsonrpc: "2.0", id: message.id, result: ${JSON.stringify(result)} });`;
 
 describe("stdioTransport", () => {
   it("skips and logs garbage lines, and still gets the response", async () => {
     const log = vi.fn();
     const transport = stdioTransport({
       command: process.execPath,
-      args: stdioScript(`write("this is not json"); write("[1,2]"); write(""); if (message.method === "server/discover") ${answer(results.discover())} else ${answer(results.tools([]))}`),
+      args: stdioScript(
+        `write("this is not json"); write("[1,2]"); write(""); if (message.method === "server/discover") ${answer(results.discover())} else ${answer(results.tools([]))}`,
+      ),
     });
     const client = createClient({ transport, info: INFO, log });
     const tools = await client.listTools();
     expect(tools.tools).toEqual([]);
-    expect(log.mock.calls.map(([m]) => String(m)).filter((m) => m.includes("skipped")).length).toBeGreaterThanOrEqual(2);
+    expect(
+      log.mock.calls.map(([m]) => String(m)).filter((m) => m.includes("skipped")).length,
+    ).toBeGreaterThanOrEqual(2);
     await client.close();
   });
 
@@ -51,7 +56,9 @@ describe("stdioTransport", () => {
       onElicit: async () => ({ action: "decline" }),
     });
     const listed = await client.listTools();
-    const answers = Object.fromEntries((listed._meta as { answers: Array<{ id: string }> }).answers.map((a) => [a.id, a]));
+    const answers = Object.fromEntries(
+      (listed._meta as { answers: Array<{ id: string }> }).answers.map((a) => [a.id, a]),
+    );
     expect(answers.a).toEqual({ jsonrpc: "2.0", id: "a", result: {} });
     expect(answers.b).toEqual({ jsonrpc: "2.0", id: "b", result: { action: "decline" } });
     expect(answers.c).toMatchObject({ jsonrpc: "2.0", id: "c", error: { code: -32601 } });
@@ -62,7 +69,9 @@ describe("stdioTransport", () => {
     const stderr: string[] = [];
     const transport = stdioTransport({
       command: process.execPath,
-      args: stdioScript(`if (message.method === "server/discover") ${answer(results.discover())} else { console.error("dying"); process.exit(3); }`),
+      args: stdioScript(
+        `if (message.method === "server/discover") ${answer(results.discover())} else { console.error("dying"); process.exit(3); }`,
+      ),
       onStderr: (line) => stderr.push(line),
     });
     const client = createClient({ transport, info: INFO });
@@ -73,14 +82,24 @@ describe("stdioTransport", () => {
   });
 
   it("treats a server that fails the discover probe as legacy: a clear error, or the legacy fallback", async () => {
-    const legacyServer = stdioScript(`write({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });`);
-    const strict = createClient({ transport: stdioTransport({ command: process.execPath, args: legacyServer }), info: INFO });
+    const legacyServer = stdioScript(
+      `write({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } });`,
+    );
+    const strict = createClient({
+      transport: stdioTransport({ command: process.execPath, args: legacyServer }),
+      info: INFO,
+    });
     await expect(strict.listTools()).rejects.toBeInstanceOf(LegacyServerError);
     await strict.close();
 
     const legacy = vi.fn(async () => "legacy client");
     const silent = stdioScript(`/* never answers */`);
-    const fallback = createClient({ transport: stdioTransport({ command: process.execPath, args: silent }), info: INFO, legacy, probeTimeoutMs: 200 });
+    const fallback = createClient({
+      transport: stdioTransport({ command: process.execPath, args: silent }),
+      info: INFO,
+      legacy,
+      probeTimeoutMs: 200,
+    });
     await expect(fallback.connect()).resolves.toEqual({ era: "legacy", legacy: "legacy client" });
     expect(fallback.core.legacy).toBe("legacy client");
     await expect(fallback.listTools()).rejects.toBeInstanceOf(LegacyServerError);
@@ -99,7 +118,10 @@ describe("stdioTransport", () => {
       protocolVersion: "2031-01-01",
       supportedVersions: ["2031-01-01", "2026-07-28"],
     });
-    await expect(client.connect()).resolves.toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
+    await expect(client.connect()).resolves.toMatchObject({
+      era: "modern",
+      protocolVersion: "2026-07-28",
+    });
     await expect(client.listTools()).resolves.toMatchObject({ tools: [] });
     await client.close();
   });
@@ -107,12 +129,17 @@ describe("stdioTransport", () => {
 
 describe("end to end against the compiled conformance fixture over stdio", () => {
   beforeAll(() => {
-    if (!existsSync(FIXTURE)) execFileSync("npm", ["run", "build:examples"], { cwd: ROOT, stdio: "pipe" });
+    if (!existsSync(FIXTURE))
+      execFileSync("npm", ["run", "build:examples"], { cwd: ROOT, stdio: "pipe" });
   });
 
   it("discovers, lists, calls, reads, gets prompts, elicits and reports progress", async () => {
     const client = createClient({
-      transport: stdioTransport({ command: process.execPath, args: [FIXTURE, "--stdio"], onStderr: () => {} }),
+      transport: stdioTransport({
+        command: process.execPath,
+        args: [FIXTURE, "--stdio"],
+        onStderr: () => {},
+      }),
       info: INFO,
       onElicit: () => ({ action: "accept", content: { name: "Ada" } }),
     });
@@ -128,11 +155,17 @@ describe("end to end against the compiled conformance fixture over stdio", () =>
     const greeted = await client.callTool({ name: "test_input_required_result_elicitation" });
     expect(greeted.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
     const progress: unknown[] = [];
-    await client.callTool({ name: "test_tool_with_progress" }, { onProgress: (p) => progress.push(p.progress) });
+    await client.callTool(
+      { name: "test_tool_with_progress" },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     expect(progress).toEqual([0, 50, 100]);
     const read = await client.readResource({ uri: "test://static-text" });
     expect(read.contents[0]).toMatchObject({ uri: "test://static-text" });
-    const prompt = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+    const prompt = await client.getPrompt({
+      name: "test_prompt_with_arguments",
+      arguments: { arg1: "a", arg2: "b" },
+    });
     expect(prompt.messages[0]!.content).toEqual({ type: "text", text: "First: a; second: b." });
     await client.close();
   });

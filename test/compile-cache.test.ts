@@ -1,5 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,16 +27,24 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let runs = 0;
 /** One CLI process with the given cache folder; returns its output files and exit status. */
-function generate(cacheDir: string): { status: number | null; stderr: string; files: Map<string, string> } {
+function generate(cacheDir: string): {
+  status: number | null;
+  stderr: string;
+  files: Map<string, string>;
+} {
   // Each run in a folder of its own, writing to the same relative --out: the outputs must be byte-identical.
   const cwd = join(work, `run-${++runs}`);
   mkdirSync(cwd);
   const out = join(cwd, "out");
-  const r = spawnSync(process.execPath, [bin, "--revision", REVISION, "--spec-dir", specDir, "--out", "out"], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, MCP_GEN_CACHE_DIR: cacheDir },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bin, "--revision", REVISION, "--spec-dir", specDir, "--out", "out"],
+    {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, MCP_GEN_CACHE_DIR: cacheDir },
+    },
+  );
   const files = new Map<string, string>();
   if (r.status === 0) {
     for (const name of readdirSync(out, { recursive: true, encoding: "utf8" }).sort()) {
@@ -40,7 +56,9 @@ function generate(cacheDir: string): { status: number | null; stderr: string; fi
 }
 
 const cacheFiles = (dir: string) =>
-  readdirSync(join(dir, "v8"), { recursive: true, encoding: "utf8" }).filter((f) => statSync(join(dir, "v8", f)).isFile());
+  readdirSync(join(dir, "v8"), { recursive: true, encoding: "utf8" }).filter((f) =>
+    statSync(join(dir, "v8", f)).isFile(),
+  );
 
 describe("compile cache", () => {
   it("is written by the first run and leaves the output unchanged on the next", () => {
@@ -62,7 +80,8 @@ describe("compile cache", () => {
     const after = generate(cache);
     expect(after.status, after.stderr).toBe(0);
     expect(after.files).toEqual(reference.files);
-    for (const file of cacheFiles(cache)) expect(statSync(join(cache, "v8", file)).size).toBeGreaterThan("not V8 code".length);
+    for (const file of cacheFiles(cache))
+      expect(statSync(join(cache, "v8", file)).size).toBeGreaterThan("not V8 code".length);
   });
 
   it("does not stop a run when the cache cannot be written", () => {

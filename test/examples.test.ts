@@ -2,11 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { REVISIONS, examples, generatedDir, officialSchema } from "./helpers/spec.js";
 
-type Result = { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string }[] };
+type Result =
+  { ok: true; value: unknown } | { ok: false; errors: { path: string; message: string }[] };
 type Validators = Readonly<Record<string, (value: unknown) => Result>>;
 
 async function loadValidators(revision: string): Promise<Validators> {
-  const module = (await import(join(generatedDir(revision), "validators.ts"))) as { validators: Validators };
+  const module = (await import(join(generatedDir(revision), "validators.ts"))) as {
+    validators: Validators;
+  };
   return module.validators;
 }
 
@@ -38,7 +41,14 @@ describe(`official examples of ${EXAMPLE_REVISION}`, () => {
 
 describe("validators cover exactly the definitions of schema.json", () => {
   it("for all six revisions", () => {
-    expect(REVISIONS).toEqual(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]);
+    expect(REVISIONS).toEqual([
+      "2024-11-05",
+      "2025-03-26",
+      "2025-06-18",
+      "2025-11-25",
+      "2026-07-28",
+      "draft",
+    ]);
   });
 
   it.each(REVISIONS)("%s", async (revision) => {

@@ -15,17 +15,29 @@ const files = readdirSync(generatedDir(revision), { recursive: true, encoding: "
 
 describe("format", () => {
   it("has output files to compare", () => {
-    expect(files).toEqual(expect.arrayContaining(["types.ts", "validators.ts", "server.ts", "client.ts", "runtime/dispatch.ts"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "types.ts",
+        "validators.ts",
+        "server.ts",
+        "client.ts",
+        "runtime/dispatch.ts",
+      ]),
+    );
   });
 
   it.each(files)("%s: prints what the prettier package prints", async (file) => {
     const text = readFileSync(join(generatedDir(revision), file), "utf8");
     const squashed = text.replace(/\n\s+/g, "\n").replace(/,\n\)/g, ")");
-    for (const input of [text, squashed]) expect(await format(input)).toBe(await prettier.format(input, PRETTIER_OPTIONS));
+    for (const input of [text, squashed])
+      expect(await format(input)).toBe(await prettier.format(input, PRETTIER_OPTIONS));
   });
 
   it("uses the project's .prettierrc.json", () => {
-    const rc = JSON.parse(readFileSync(join(ROOT, ".prettierrc.json"), "utf8")) as Record<string, unknown>;
+    const rc = JSON.parse(readFileSync(join(ROOT, ".prettierrc.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(PRETTIER_OPTIONS).toMatchObject(rc);
   });
 });

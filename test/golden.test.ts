@@ -80,7 +80,10 @@ describe("golden fixtures", () => {
         return;
       }
       const expected = readExpected(name, file);
-      expect(expected, `missing ${join(expectedDir(name), file)}: run UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts`).not.toBeNull();
+      expect(
+        expected,
+        `missing ${join(expectedDir(name), file)}: run UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts`,
+      ).not.toBeNull();
       expect(actual).toBe(expected);
     });
 
@@ -104,7 +107,9 @@ describe("generated code of every fixture", () => {
 
   it("type-checks under strict TypeScript", async () => {
     // One tsc run over every fixture's output, each in its own folder.
-    const all = await Promise.all(FIXTURES.map(async (name) => ({ name, files: (await render(name)).files })));
+    const all = await Promise.all(
+      FIXTURES.map(async (name) => ({ name, files: (await render(name)).files })),
+    );
     const root = writeToTemp([], "mcp-gen-golden-tsc-");
     dirs.push(root);
     for (const { name, files } of all) {
@@ -115,7 +120,10 @@ describe("generated code of every fixture", () => {
       }
     }
     // A fixture with a protocol surface gets a server, whose runtime is for Node.
-    const checked = tsc(root, { compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true }, include: ["**/*.ts"] });
+    const checked = tsc(root, {
+      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
+      include: ["**/*.ts"],
+    });
     expect(checked.output).toBe("");
     expect(checked.status).toBe(0);
   });

@@ -30,92 +30,140 @@ interface Version {
 }
 
 function manifest(): Version[] {
-  const [header, ...rows] = readFileSync(join(HISTORY, "manifest.tsv"), "utf8").trimEnd().split("\n");
+  const [header, ...rows] = readFileSync(join(HISTORY, "manifest.tsv"), "utf8")
+    .trimEnd()
+    .split("\n");
   const columns = header!.split("\t");
   return rows.map((row) => {
     const cells = row.split("\t");
     const cell = (name: string) => cells[columns.indexOf(name)] ?? "";
-    return { name: cell("name"), commit: cell("commit"), date: cell("date"), subject: cell("subject") };
+    return {
+      name: cell("name"),
+      commit: cell("commit"),
+      date: cell("date"),
+      subject: cell("subject"),
+    };
   });
 }
 
 const all = existsSync(join(HISTORY, "manifest.tsv")) ? manifest() : [];
 /** Exactly `SAMPLE` versions (a stride of ceil(109 / 12) = 10 would give 11), first and evenly spaced. */
 const sampled = (list: Version[]): Version[] =>
-  list.length <= SAMPLE ? list : Array.from({ length: SAMPLE }, (_, i) => list[Math.floor((i * list.length) / SAMPLE)]!);
+  list.length <= SAMPLE
+    ? list
+    : Array.from({ length: SAMPLE }, (_, i) => list[Math.floor((i * list.length) / SAMPLE)]!);
 const versions = process.env.MCP_HISTORY === "all" ? all : sampled(all);
 const schemaOf = (v: Version) => join(HISTORY, v.name, "schema.ts");
 
-describe.skipIf(versions.length === 0)(`upstream schema history (${versions.length} of ${all.length} versions)`, () => {
-  const work = mkdtempSync(join(tmpdir(), "mcp-gen-history-"));
-  /** Versions whose own schema.ts does not type-check. */
-  const invalid = new Set<string>();
-  const failures = new Map<string, unknown>();
-  const generated: string[] = [];
+describe.skipIf(versions.length === 0)(
+  `upstream schema history (${versions.length} of ${all.length} versions)`,
+  () => {
+    const work = mkdtempSync(join(tmpdir(), "mcp-gen-history-"));
+    /** Versions whose own schema.ts does not type-check. */
+    const invalid = new Set<string>();
+    const failures = new Map<string, unknown>();
+    const generated: string[] = [];
 
-  beforeAll(async () => {
-    const check = tsc(join(work), {
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] },
-      files: versions.map(schemaOf),
-    });
-    for (const v of versions) if (check.output.includes(`${v.name}/schema.ts(`)) invalid.add(v.name);
-    for (const v of versions) {
-      try {
-        const model = loadModel(schemaOf(v), { revision: v.name });
-        await emitRevision(model, { outDir: join(work, "out", v.name), generatorVersion: "0.0.0-history", ...emitFacts(model) });
-        generated.push(v.name);
-      } catch (error) {
-        failures.set(v.name, error);
+    beforeAll(async () => {
+      const check = tsc(join(work), {
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: versions.map(schemaOf),
+      });
+      for (const v of versions)
+        if (check.output.includes(`${v.name}/schema.ts(`)) invalid.add(v.name);
+      for (const v of versions) {
+        try {
+          const model = loadModel(schemaOf(v), { revision: v.name });
+          await emitRevision(model, {
+            outDir: join(work, "out", v.name),
+            generatorVersion: "0.0.0-history",
+            ...emitFacts(model),
+          });
+          generated.push(v.name);
+        } catch (error) {
+          failures.set(v.name, error);
+        }
       }
-    }
-    if (invalid.size > 0) console.log(`history: not valid TypeScript themselves: ${[...invalid].join(", ")}`);
-  }, 600_000);
+      if (invalid.size > 0)
+        console.log(`history: not valid TypeScript themselves: ${[...invalid].join(", ")}`);
+    }, 600_000);
 
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it("generates every version that is valid TypeScript", () => {
-    const refused = [...failures].filter(([name]) => !invalid.has(name)).map(([name, error]) => `${name}: ${(error as Error).message}`);
-    expect(refused).toEqual([]);
-  });
-
-  it("refuses an invalid version, if at all, with the generator's own error", () => {
-    for (const [name, error] of failures) expect(error, name).toBeInstanceOf(GeneratorError);
-  });
-
-  it("type-checks every generated version under the strict options, in one compiler run", () => {
-    expect(generated.length).toBeGreaterThan(0);
-    const result = tsc(join(work, "out"), {
-      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
-      include: generated.map((name) => `${name}/**/*.ts`),
+    it("generates every version that is valid TypeScript", () => {
+      const refused = [...failures]
+        .filter(([name]) => !invalid.has(name))
+        .map(([name, error]) => `${name}: ${(error as Error).message}`);
+      expect(refused).toEqual([]);
     });
-    expect(result.output).toBe("");
-    expect(result.status).toBe(0);
-  }, 600_000);
-});
+
+    it("refuses an invalid version, if at all, with the generator's own error", () => {
+      for (const [name, error] of failures) expect(error, name).toBeInstanceOf(GeneratorError);
+    });
+
+    it("type-checks every generated version under the strict options, in one compiler run", () => {
+      expect(generated.length).toBeGreaterThan(0);
+      const result = tsc(join(work, "out"), {
+        compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
+        include: generated.map((name) => `${name}/**/*.ts`),
+      });
+      expect(result.output).toBe("");
+      expect(result.status).toBe(0);
+    }, 600_000);
+  },
+);
 
 /** The diff between two commits of the history, as rows; the commit subject says what changed. */
 const historyDiff = (from: string, to: string) =>
-  diffModels(loadModel(join(HISTORY, from, "schema.ts"), { revision: from }), loadModel(join(HISTORY, to, "schema.ts"), { revision: to })).map((c) => [
-    c.ruleId,
-    c.severity,
-    c.location,
-    c.from ?? null,
-    c.to ?? null,
-  ]);
+  diffModels(
+    loadModel(join(HISTORY, from, "schema.ts"), { revision: from }),
+    loadModel(join(HISTORY, to, "schema.ts"), { revision: to }),
+  ).map((c) => [c.ruleId, c.severity, c.location, c.from ?? null, c.to ?? null]);
 const has = (name: string) => all.some((v) => v.name === name);
 
-describe.skipIf(!has("a-a3087c29") || !has("a-cb98bebd"))("the diff on named commits of the history", () => {
-  it("a-a3087c29 \"Rename ResourceReference to ResourceTemplateReference\": a rename naming both (and the branch's own change)", () => {
-    expect(historyDiff("a-e5d3133c", "a-a3087c29")).toEqual([
-      ["property-removed", "breaking-server", "CompleteRequest.params.resolved", "{ [key: string]: string }", null],
-      ["definition-renamed", "non-breaking", "ResourceReference", "ResourceReference", "ResourceTemplateReference"],
-    ]);
-  });
+describe.skipIf(!has("a-a3087c29") || !has("a-cb98bebd"))(
+  "the diff on named commits of the history",
+  () => {
+    it('a-a3087c29 "Rename ResourceReference to ResourceTemplateReference": a rename naming both (and the branch\'s own change)', () => {
+      expect(historyDiff("a-e5d3133c", "a-a3087c29")).toEqual([
+        [
+          "property-removed",
+          "breaking-server",
+          "CompleteRequest.params.resolved",
+          "{ [key: string]: string }",
+          null,
+        ],
+        [
+          "definition-renamed",
+          "non-breaking",
+          "ResourceReference",
+          "ResourceReference",
+          "ResourceTemplateReference",
+        ],
+      ]);
+    });
 
-  it("a-cb98bebd \"Factor out `Icons` interface\": the extraction itself is no change; only optional fields are new", () => {
-    const rows = historyDiff("a-a470342d", "a-cb98bebd");
-    expect(rows.filter((r) => r[1] !== "non-breaking")).toEqual([]);
-    expect(rows).toContainEqual(["property-added-optional", "non-breaking", "Tool.icons", null, "Array<Icon>"]);
-    expect(rows.filter((r) => r[0] === "definition-added").map((r) => r[2])).toEqual(expect.arrayContaining(["Icon", "Icons"]));
-  });
-});
+    it('a-cb98bebd "Factor out `Icons` interface": the extraction itself is no change; only optional fields are new', () => {
+      const rows = historyDiff("a-a470342d", "a-cb98bebd");
+      expect(rows.filter((r) => r[1] !== "non-breaking")).toEqual([]);
+      expect(rows).toContainEqual([
+        "property-added-optional",
+        "non-breaking",
+        "Tool.icons",
+        null,
+        "Array<Icon>",
+      ]);
+      expect(rows.filter((r) => r[0] === "definition-added").map((r) => r[2])).toEqual(
+        expect.arrayContaining(["Icon", "Icons"]),
+      );
+    });
+  },
+);

@@ -17,7 +17,14 @@ import { validIn } from "./helpers/interop.js";
 
 const expectValid = validIn(validators);
 
-const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const EVERYTHING = join(
+  ROOT,
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-everything",
+  "dist",
+  "index.js",
+);
 
 const TOOLS = [
   "echo",
@@ -34,9 +41,15 @@ const TOOLS = [
   "trigger-long-running-operation",
   "simulate-research-query",
 ];
-const RESOURCES = ["architecture", "extension", "features", "how-it-works", "instructions", "startup", "structure"].map(
-  (name) => `demo://resource/static/document/${name}.md`,
-);
+const RESOURCES = [
+  "architecture",
+  "extension",
+  "features",
+  "how-it-works",
+  "instructions",
+  "startup",
+  "structure",
+].map((name) => `demo://resource/static/document/${name}.md`);
 const PROMPTS = ["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"];
 
 /** Tools whose calls are safe here (no network, no background timers) and the arguments to call them with. */
@@ -69,7 +82,11 @@ function open(options: Record<string, unknown> = {}): Session {
   const notifications: Array<{ method: string }> = [];
   const logs: string[] = [];
   const client = createClient({
-    transport: stdioTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], onStderr: (line) => logs.push(`stderr: ${line}`) }),
+    transport: stdioTransport({
+      command: process.execPath,
+      args: [EVERYTHING, "stdio"],
+      onStderr: (line) => logs.push(`stderr: ${line}`),
+    }),
     info: { name: "mcp-gen-interop", version: "0.0.1" },
     log: (message) => logs.push(message),
     onNotification: (notification) => notifications.push(notification as { method: string }),
@@ -93,7 +110,11 @@ describe("the generated 2025-11-25 client against server-everything over stdio",
     const result = (outcome as { discover: Record<string, unknown> }).discover;
     expectValid("InitializeResult", result);
     expect(result.serverInfo).toMatchObject({ name: "mcp-servers/everything", version: "2.0.0" });
-    expect(result.capabilities).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(result.capabilities).toMatchObject({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
     expect(session.client.protocolVersion).toBe("2025-11-25");
   });
 
@@ -122,13 +143,24 @@ describe("the generated 2025-11-25 client against server-everything over stdio",
   it("lists the resource templates and reads a dynamic text and blob resource", async () => {
     const listed = await session.client.listResourceTemplates();
     expectValid("ListResourceTemplatesResult", listed);
-    expect(listed.resourceTemplates.map((t) => t.uriTemplate)).toEqual(expect.arrayContaining(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]));
+    expect(listed.resourceTemplates.map((t) => t.uriTemplate)).toEqual(
+      expect.arrayContaining([
+        "demo://resource/dynamic/text/{resourceId}",
+        "demo://resource/dynamic/blob/{resourceId}",
+      ]),
+    );
     const text = await session.client.readResource({ uri: "demo://resource/dynamic/text/3" });
     expectValid("ReadResourceResult", text);
-    expect(text.contents[0]).toMatchObject({ uri: "demo://resource/dynamic/text/3", text: expect.any(String) });
+    expect(text.contents[0]).toMatchObject({
+      uri: "demo://resource/dynamic/text/3",
+      text: expect.any(String),
+    });
     const blob = await session.client.readResource({ uri: "demo://resource/dynamic/blob/3" });
     expectValid("ReadResourceResult", blob);
-    expect(blob.contents[0]).toMatchObject({ uri: "demo://resource/dynamic/blob/3", blob: expect.any(String) });
+    expect(blob.contents[0]).toMatchObject({
+      uri: "demo://resource/dynamic/blob/3",
+      blob: expect.any(String),
+    });
   });
 
   it("lists 4 prompts and gets every one", async () => {
@@ -136,11 +168,17 @@ describe("the generated 2025-11-25 client against server-everything over stdio",
     expectValid("ListPromptsResult", listed);
     expect(listed.prompts.map((p) => p.name)).toEqual(PROMPTS);
     for (const prompt of listed.prompts) {
-      const got = await session.client.getPrompt({ name: prompt.name, arguments: PROMPT_ARGS[prompt.name]! });
+      const got = await session.client.getPrompt({
+        name: prompt.name,
+        arguments: PROMPT_ARGS[prompt.name]!,
+      });
       expectValid("GetPromptResult", got);
       expect(got.messages.length).toBeGreaterThan(0);
     }
-    const args = await session.client.getPrompt({ name: "args-prompt", arguments: { city: "Lisbon" } });
+    const args = await session.client.getPrompt({
+      name: "args-prompt",
+      arguments: { city: "Lisbon" },
+    });
     expect(JSON.stringify(args.messages)).toContain("Lisbon");
   });
 
@@ -153,7 +191,10 @@ describe("the generated 2025-11-25 client against server-everything over stdio",
     }
     const sum = await session.client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
     expect(JSON.stringify(sum.content)).toContain("42");
-    const structured = await session.client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
+    const structured = await session.client.callTool({
+      name: "get-structured-content",
+      arguments: { location: "Chicago" },
+    });
     expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
   });
 
@@ -168,13 +209,18 @@ describe("the generated 2025-11-25 client against server-everything over stdio",
   });
 
   it("completes a prompt argument", async () => {
-    const completed = await session.client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "Eng" } });
+    const completed = await session.client.complete({
+      ref: { type: "ref/prompt", name: "completable-prompt" },
+      argument: { name: "department", value: "Eng" },
+    });
     expectValid("CompleteResult", completed);
     expect(completed.completion.values).toContain("Engineering");
   });
 
   it("gets an unknown tool as a typed error", async () => {
-    const error = await session.client.callTool({ name: "no-such-tool", arguments: {} }).catch((e: unknown) => e);
+    const error = await session.client
+      .callTool({ name: "no-such-tool", arguments: {} })
+      .catch((e: unknown) => e);
     if (error instanceof Error) expect(error).toBeInstanceOf(McpError);
     else expect((error as { isError?: boolean }).isError).toBe(true);
   });
@@ -199,7 +245,10 @@ describe("the generated 2025-11-25 client declaring elicitation, against server-
     try {
       const { tools } = await session.client.listTools();
       expect(tools.map((t) => t.name)).toContain("trigger-elicitation-request");
-      const result = await session.client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+      const result = await session.client.callTool({
+        name: "trigger-elicitation-request",
+        arguments: {},
+      });
       expectValid("CallToolResult", result);
       expect(elicited).toHaveLength(1);
       expect(JSON.stringify(result.content)).toContain("accept");

@@ -21,7 +21,14 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import * as z from "zod";
-import { FIXTURE_SERVER_INFO, FIXTURE_TOOL_NAMES, buildFixture, elicitationAnswer, startHttpFixture, stopProcess } from "./helpers/interop.js";
+import {
+  FIXTURE_SERVER_INFO,
+  FIXTURE_TOOL_NAMES,
+  buildFixture,
+  elicitationAnswer,
+  startHttpFixture,
+  stopProcess,
+} from "./helpers/interop.js";
 
 const REVISION = "2026-07-28";
 const SERVER_INFO = FIXTURE_SERVER_INFO;
@@ -97,12 +104,19 @@ async function connect(kind: Kind, options: Partial<ClientOptions> = {}): Promis
       content: { type: "text", text: "Hello from the sampled model." },
     }));
   }
-  if (declared.roots) client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp/interop", name: "interop" }] }));
+  if (declared.roots)
+    client.setRequestHandler("roots/list", async () => ({
+      roots: [{ uri: "file:///tmp/interop", name: "interop" }],
+    }));
 
   let transport: Transport;
   let child: ChildProcess | undefined;
   if (kind === "stdio") {
-    transport = new StdioClientTransport({ command: process.execPath, args: [fixture, "--stdio"], stderr: "ignore" });
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [fixture, "--stdio"],
+      stderr: "ignore",
+    });
   } else {
     const started = await startHttpFixture(fixture);
     child = started.child;
@@ -143,7 +157,13 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getNegotiatedProtocolVersion()).toBe(REVISION);
     expect(client.getServerVersion()).toEqual(SERVER_INFO);
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true },
+      completions: {},
+      logging: {},
+    });
     expect(client.getDiscoverResult()?.supportedVersions).toEqual([REVISION]);
     if (kind === "http") {
       // The connection opened with server/discover (not initialize), carrying the per-request envelope.
@@ -162,10 +182,19 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     const discovered = await session.client.discover();
     expect(discovered).toMatchObject({
       supportedVersions: [REVISION],
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true },
+        completions: {},
+        logging: {},
+      },
       _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
     });
-    const sent = session.sent.at(-1) as { method?: string; params?: { _meta?: Record<string, unknown> } };
+    const sent = session.sent.at(-1) as {
+      method?: string;
+      params?: { _meta?: Record<string, unknown> };
+    };
     expect(sent.method).toBe("server/discover");
     expect(sent.params?._meta?.[PROTOCOL_VERSION_META_KEY]).toBe(REVISION);
   });
@@ -175,22 +204,34 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     // The tools of the 2025-11-25 scenarios take one required string each; the header tool's argument
     // is mirrored into a header and keeps its annotation through the SDK; every other tool takes none.
-    const withArgument: Record<string, string> = { test_trigger_resource_update: "uri", test_sampling: "prompt", test_elicitation: "message" };
+    const withArgument: Record<string, string> = {
+      test_trigger_resource_update: "uri",
+      test_sampling: "prompt",
+      test_elicitation: "message",
+    };
     for (const tool of tools.filter((t) => t.name !== "test_header_param")) {
       const argument = withArgument[tool.name];
-      expect(tool.inputSchema).toEqual(argument ? { type: "object", properties: { [argument]: { type: "string" } }, required: [argument] } : { type: "object", properties: {} });
+      expect(tool.inputSchema).toEqual(
+        argument
+          ? { type: "object", properties: { [argument]: { type: "string" } }, required: [argument] }
+          : { type: "object", properties: {} },
+      );
     }
     expect(tools.find((t) => t.name === "test_header_param")?.inputSchema).toEqual({
       type: "object",
       properties: { region: { type: "string", "x-mcp-header": "Region" } },
       required: ["region"],
     });
-    expect(tools.find((t) => t.name === "test_simple_text")?.description).toBe("Answers with one text block.");
+    expect(tools.find((t) => t.name === "test_simple_text")?.description).toBe(
+      "Answers with one text block.",
+    );
   });
 
   it("calls test_simple_text", async () => {
     const result = await session.client.callTool({ name: "test_simple_text", arguments: {} });
-    expect(result.content).toEqual([{ type: "text", text: "A plain text answer from the mcp-gen fixture." }]);
+    expect(result.content).toEqual([
+      { type: "text", text: "A plain text answer from the mcp-gen fixture." },
+    ]);
     expect(result.isError).toBeFalsy();
     expect(result._meta?.["io.modelcontextprotocol/serverInfo"]).toEqual(SERVER_INFO);
   });
@@ -206,7 +247,12 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     const answered = session.received.findIndex((m, i) => i >= from && "result" in m);
     const onTheWire = session.received
       .slice(from, answered)
-      .filter((m): m is JSONRPCMessage & { method: string; params: { progress: number; total: number } } => "method" in m && m.method === "notifications/progress")
+      .filter(
+        (
+          m,
+        ): m is JSONRPCMessage & { method: string; params: { progress: number; total: number } } =>
+          "method" in m && m.method === "notifications/progress",
+      )
       .map(({ params }) => ({ progress: params.progress, total: params.total }));
     const all = [
       { progress: 0, total: 100 },
@@ -223,14 +269,18 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     const failed = await session.client.callTool({ name: "test_error_handling", arguments: {} });
     expect(failed.isError).toBe(true);
     expect(failed.content).toEqual([{ type: "text", text: "The tool failed on purpose." }]);
-    const unknown = await session.client.callTool({ name: "no_such_tool", arguments: {} }).catch((error: unknown) => error);
+    const unknown = await session.client
+      .callTool({ name: "no_such_tool", arguments: {} })
+      .catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(ProtocolError);
     expect(unknown).toMatchObject({ code: -32602, message: "Unknown tool: no_such_tool" });
   });
 
   it("gets method not found for a method the server does not serve", async () => {
     const reported = session.errors.length;
-    const error = await session.client.request({ method: "example/unknown", params: {} }, z.object({})).catch((e: unknown) => e);
+    const error = await session.client
+      .request({ method: "example/unknown", params: {} }, z.object({}))
+      .catch((e: unknown) => e);
     if (kind === "stdio") {
       expect(error).toBeInstanceOf(ProtocolError);
       expect(error).toMatchObject({ code: -32601, message: "Method not found: example/unknown" });
@@ -243,7 +293,11 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     expect(error).toBeInstanceOf(SdkHttpError);
     const data = (error as SdkHttpError).data as { status: number; text: string };
     expect(data.status).toBe(404);
-    expect(JSON.parse(data.text)).toEqual({ jsonrpc: "2.0", id: expect.any(Number), error: { code: -32601, message: "Method not found: example/unknown" } });
+    expect(JSON.parse(data.text)).toEqual({
+      jsonrpc: "2.0",
+      id: expect.any(Number),
+      error: { code: -32601, message: "Method not found: example/unknown" },
+    });
     // The transport also reports that failure out of band (onerror); it is this one and nothing else.
     const outOfBand = session.errors.splice(reported);
     expect(outOfBand).toHaveLength(1);
@@ -253,16 +307,35 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
 
   it("reads test://static-text", async () => {
     const result = await session.client.readResource({ uri: "test://static-text" });
-    expect(result.contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "Static text served by the mcp-gen fixture." }]);
+    expect(result.contents).toEqual([
+      {
+        uri: "test://static-text",
+        mimeType: "text/plain",
+        text: "Static text served by the mcp-gen fixture.",
+      },
+    ]);
   });
 
   it("lists resources and templates, and reads a templated resource", async () => {
     const { resources } = await session.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(["test://static-text", "test://static-binary"]);
     const { resourceTemplates } = await session.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([{ uriTemplate: "test://template/{id}/data", name: "template", mimeType: "application/json", description: "Data by id." }]);
+    expect(resourceTemplates).toEqual([
+      {
+        uriTemplate: "test://template/{id}/data",
+        name: "template",
+        mimeType: "application/json",
+        description: "Data by id.",
+      },
+    ]);
     const read = await session.client.readResource({ uri: "test://template/42/data" });
-    expect(read.contents).toEqual([{ uri: "test://template/42/data", mimeType: "application/json", text: '{"id":"42","source":"template"}' }]);
+    expect(read.contents).toEqual([
+      {
+        uri: "test://template/42/data",
+        mimeType: "application/json",
+        text: '{"id":"42","source":"template"}',
+      },
+    ]);
   });
 
   it("lists prompts and gets test_prompt_with_arguments with its arguments", async () => {
@@ -272,14 +345,23 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
       { name: "arg1", description: "First value", required: true },
       { name: "arg2", description: "Second value", required: true },
     ]);
-    const result = await session.client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "alpha", arg2: "beta" } });
-    expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "First: alpha; second: beta." } }]);
+    const result = await session.client.getPrompt({
+      name: "test_prompt_with_arguments",
+      arguments: { arg1: "alpha", arg2: "beta" },
+    });
+    expect(result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "First: alpha; second: beta." } },
+    ]);
   });
 
   it("completes an argument", async () => {
     const ref = { type: "ref/prompt", name: "test_prompt_with_arguments" } as const;
     const all = await session.client.complete({ ref, argument: { name: "arg1", value: "tes" } });
-    expect(all.completion).toEqual({ values: ["test", "testing", "tested"], total: 3, hasMore: false });
+    expect(all.completion).toEqual({
+      values: ["test", "testing", "tested"],
+      total: 3,
+      hasMore: false,
+    });
     const one = await session.client.complete({ ref, argument: { name: "arg1", value: "testi" } });
     expect(one.completion).toEqual({ values: ["testing"], total: 1, hasMore: false });
   });
@@ -287,41 +369,77 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
   it("fulfils an input_required elicitation (MRTR) through its elicitation handler", async () => {
     elicitations.length = 0;
     const sentBefore = session.sent.length;
-    const result = await session.client.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
+    const result = await session.client.callTool({
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+    });
     expect(result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
     expect(elicitations).toEqual([
-      { message: "Your name, please?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+      {
+        message: "Your name, please?",
+        requestedSchema: {
+          type: "object",
+          properties: { name: { type: "string" } },
+          required: ["name"],
+        },
+      },
     ]);
     // Two tools/call on the wire: the first round, then the retry carrying the response and the sealed state.
-    const calls = session.sent.slice(sentBefore) as Array<{ method?: string; params?: Record<string, unknown> }>;
+    const calls = session.sent.slice(sentBefore) as Array<{
+      method?: string;
+      params?: Record<string, unknown>;
+    }>;
     expect(calls.map((m) => m.method)).toEqual(["tools/call", "tools/call"]);
     expect(calls[0]!.params?.inputResponses).toBeUndefined();
-    expect((calls[0]!.params?._meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY]).toBe(REVISION);
-    expect(calls[1]!.params?.inputResponses).toEqual({ user_name: { action: "accept", content: { name: "Ada" } } });
+    expect((calls[0]!.params?._meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY]).toBe(
+      REVISION,
+    );
+    expect(calls[1]!.params?.inputResponses).toEqual({
+      user_name: { action: "accept", content: { name: "Ada" } },
+    });
     expect(calls[1]!.params?.requestState).toEqual(expect.any(String));
   });
 
   it("carries request state over several MRTR rounds", async () => {
     elicitations.length = 0;
-    const result = await session.client.callTool({ name: "test_input_required_result_multi_round", arguments: {} });
+    const result = await session.client.callTool({
+      name: "test_input_required_result_multi_round",
+      arguments: {},
+    });
     expect(result.content).toEqual([{ type: "text", text: "Ada likes teal." }]);
     expect(elicitations.map((e) => e.message)).toEqual(["Your name, please?", "Favourite colour?"]);
-    const confirmed = await session.client.callTool({ name: "test_input_required_result_request_state", arguments: {} });
+    const confirmed = await session.client.callTool({
+      name: "test_input_required_result_request_state",
+      arguments: {},
+    });
     expect(confirmed.content).toEqual([{ type: "text", text: "state-ok: confirmed=true" }]);
   });
 
   it("fulfils elicitation, sampling and roots asked for at once", async () => {
-    const result = await session.client.callTool({ name: "test_input_required_result_multiple_inputs", arguments: {} });
+    const result = await session.client.callTool({
+      name: "test_input_required_result_multiple_inputs",
+      arguments: {},
+    });
     expect(result.content).toEqual([{ type: "text", text: "Got all three inputs." }]);
-    const sampled = await session.client.callTool({ name: "test_input_required_result_sampling", arguments: {} });
-    expect(sampled.content).toEqual([{ type: "text", text: "The model said: Hello from the sampled model." }]);
-    const roots = await session.client.callTool({ name: "test_input_required_result_list_roots", arguments: {} });
+    const sampled = await session.client.callTool({
+      name: "test_input_required_result_sampling",
+      arguments: {},
+    });
+    expect(sampled.content).toEqual([
+      { type: "text", text: "The model said: Hello from the sampled model." },
+    ]);
+    const roots = await session.client.callTool({
+      name: "test_input_required_result_list_roots",
+      arguments: {},
+    });
     expect(roots.content).toEqual([{ type: "text", text: "The client has 1 root(s)." }]);
   });
 
   it("fulfils an input_required prompt", async () => {
     const result = await session.client.getPrompt({ name: "test_input_required_result_prompt" });
-    expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "With context: from the interop test" } }]);
+    expect(result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "With context: from the interop test" } },
+    ]);
   });
 
   it("gets log notifications when the request opts in through _meta", async () => {
@@ -332,7 +450,11 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     const quiet = await session.client.callTool({ name: "test_logging_tool", arguments: {} });
     expect(quiet.content).toEqual([{ type: "text", text: "Logged only if asked to." }]);
     expect(logs).toEqual([]);
-    await session.client.callTool({ name: "test_logging_tool", arguments: {}, _meta: { [LOG_LEVEL_META_KEY]: "debug" } });
+    await session.client.callTool({
+      name: "test_logging_tool",
+      arguments: {},
+      _meta: { [LOG_LEVEL_META_KEY]: "debug" },
+    });
     expect(logs).toEqual([{ level: "info", data: "the logging tool ran" }]);
   });
 
@@ -345,52 +467,84 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
     await session.client.callTool({ name: "test_trigger_tool_change", arguments: {} });
     const deadline = Date.now() + 5000;
-    while (changed.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (changed.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(changed).toHaveLength(1);
-    expect(changed[0]).toEqual({ _meta: { "io.modelcontextprotocol/subscriptionId": expect.anything() } });
+    expect(changed[0]).toEqual({
+      _meta: { "io.modelcontextprotocol/subscriptionId": expect.anything() },
+    });
     await subscription.close();
     await expect(subscription.closed).resolves.toBe("local");
   });
 });
 
-describe.each<Kind>(["stdio", "http"])("an SDK v2 client declaring no capabilities, negotiating 'auto', over %s", (kind) => {
-  let session: Session;
-  beforeAll(async () => {
-    session = await connect(kind, { versionNegotiation: { mode: "auto" }, capabilities: {} });
-  });
-  afterAll(async () => {
-    expect(session?.errors ?? []).toEqual([]);
-    await session?.close();
-  });
+describe.each<Kind>(["stdio", "http"])(
+  "an SDK v2 client declaring no capabilities, negotiating 'auto', over %s",
+  (kind) => {
+    let session: Session;
+    beforeAll(async () => {
+      session = await connect(kind, { versionNegotiation: { mode: "auto" }, capabilities: {} });
+    });
+    afterAll(async () => {
+      expect(session?.errors ?? []).toEqual([]);
+      await session?.close();
+    });
 
-  it("probes with server/discover and picks the modern era", async () => {
-    expect(session.client.getProtocolEra()).toBe("modern");
-    expect(session.client.getNegotiatedProtocolVersion()).toBe(REVISION);
-    const result = await session.client.callTool({ name: "test_simple_text", arguments: {} });
-    expect(result.content).toEqual([{ type: "text", text: "A plain text answer from the mcp-gen fixture." }]);
-    expect(session.sent.some((m) => (m as { method?: string }).method === "initialize")).toBe(false);
-  });
+    it("probes with server/discover and picks the modern era", async () => {
+      expect(session.client.getProtocolEra()).toBe("modern");
+      expect(session.client.getNegotiatedProtocolVersion()).toBe(REVISION);
+      const result = await session.client.callTool({ name: "test_simple_text", arguments: {} });
+      expect(result.content).toEqual([
+        { type: "text", text: "A plain text answer from the mcp-gen fixture." },
+      ]);
+      expect(session.sent.some((m) => (m as { method?: string }).method === "initialize")).toBe(
+        false,
+      );
+    });
 
-  it("gets MissingRequiredClientCapability (-32021) as the SDK's typed error", async () => {
-    const direct = await session.client.callTool({ name: "test_missing_capability", arguments: {} }).catch((e: unknown) => e);
-    expect(direct).toBeInstanceOf(MissingRequiredClientCapabilityError);
-    expect(direct).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    // An input_required answer that needs a capability the client did not declare is refused the same way.
-    const asked = await session.client.callTool({ name: "test_input_required_result_elicitation", arguments: {} }).catch((e: unknown) => e);
-    expect(asked).toBeInstanceOf(MissingRequiredClientCapabilityError);
-    expect(asked).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
-  });
+    it("gets MissingRequiredClientCapability (-32021) as the SDK's typed error", async () => {
+      const direct = await session.client
+        .callTool({ name: "test_missing_capability", arguments: {} })
+        .catch((e: unknown) => e);
+      expect(direct).toBeInstanceOf(MissingRequiredClientCapabilityError);
+      expect(direct).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: {} } },
+      });
+      // An input_required answer that needs a capability the client did not declare is refused the same way.
+      const asked = await session.client
+        .callTool({ name: "test_input_required_result_elicitation", arguments: {} })
+        .catch((e: unknown) => e);
+      expect(asked).toBeInstanceOf(MissingRequiredClientCapabilityError);
+      expect(asked).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
+    });
 
-  it("lets a tool see the declared capabilities", async () => {
-    const result = await session.client.callTool({ name: "test_input_required_result_capabilities", arguments: {} });
-    expect(result.content).toEqual([{ type: "text", text: "The client declared no input capability." }]);
-  });
+    it("lets a tool see the declared capabilities", async () => {
+      const result = await session.client.callTool({
+        name: "test_input_required_result_capabilities",
+        arguments: {},
+      });
+      expect(result.content).toEqual([
+        { type: "text", text: "The client declared no input capability." },
+      ]);
+    });
 
-  it("gets invalid params (-32602) with the failing path", async () => {
-    const error = await session.client
-      .getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: 5 as unknown as string } })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProtocolError);
-    expect(error).toMatchObject({ code: -32602, message: "Invalid params: /arguments/arg1 must be string", data: { path: "/arguments/arg1" } });
-  });
-});
+    it("gets invalid params (-32602) with the failing path", async () => {
+      const error = await session.client
+        .getPrompt({
+          name: "test_prompt_with_arguments",
+          arguments: { arg1: 5 as unknown as string },
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error).toMatchObject({
+        code: -32602,
+        message: "Invalid params: /arguments/arg1 must be string",
+        data: { path: "/arguments/arg1" },
+      });
+    });
+  },
+);

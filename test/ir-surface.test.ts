@@ -19,30 +19,52 @@ function unionMembersFromText(revision: string, union: string): string[] {
     .filter(Boolean);
 }
 
-const models = new Map<string, ProtocolModel>(REVISIONS.map((r) => [r, loadModel(schemaFile(r), { revision: r })]));
+const models = new Map<string, ProtocolModel>(
+  REVISIONS.map((r) => [r, loadModel(schemaFile(r), { revision: r })]),
+);
 const model = (revision: string): ProtocolModel => models.get(revision)!;
 
 describe.each(REVISIONS)("protocol surface of %s", (revision) => {
   const m = model(revision);
   const roles = methodRoles(m.methods);
   const messagesOf = (kind: string, sender: "client" | "server") =>
-    roles.filter((x) => x.kind === kind && (x.sender === sender || x.sender === "both")).map((x) => x.message).sort();
+    roles
+      .filter((x) => x.kind === kind && (x.sender === sender || x.sender === "both"))
+      .map((x) => x.message)
+      .sort();
 
   it("lists exactly the members of the membership unions", () => {
-    expect(messagesOf("request", "client")).toEqual(unionMembersFromText(revision, "ClientRequest").sort());
-    expect(messagesOf("request", "server")).toEqual(unionMembersFromText(revision, "ServerRequest").sort());
-    expect(messagesOf("notification", "client")).toEqual(unionMembersFromText(revision, "ClientNotification").sort());
-    expect(messagesOf("notification", "server")).toEqual(unionMembersFromText(revision, "ServerNotification").sort());
-    expect(messagesOf("inputRequest", "server")).toEqual(unionMembersFromText(revision, "InputRequest").sort());
+    expect(messagesOf("request", "client")).toEqual(
+      unionMembersFromText(revision, "ClientRequest").sort(),
+    );
+    expect(messagesOf("request", "server")).toEqual(
+      unionMembersFromText(revision, "ServerRequest").sort(),
+    );
+    expect(messagesOf("notification", "client")).toEqual(
+      unionMembersFromText(revision, "ClientNotification").sort(),
+    );
+    expect(messagesOf("notification", "server")).toEqual(
+      unionMembersFromText(revision, "ServerNotification").sort(),
+    );
+    expect(messagesOf("inputRequest", "server")).toEqual(
+      unionMembersFromText(revision, "InputRequest").sort(),
+    );
   });
 
   it("pairs every request with results from the receiver's result union", () => {
     for (const method of roles.filter((x) => x.kind !== "notification")) {
       expect(method.results.length, method.method).toBeGreaterThan(0);
       const receiverUnions =
-        method.kind === "inputRequest" ? ["InputResponse"] : method.sender === "client" ? ["ServerResult"] : method.sender === "server" ? ["ClientResult"] : ["ServerResult", "ClientResult"];
+        method.kind === "inputRequest"
+          ? ["InputResponse"]
+          : method.sender === "client"
+            ? ["ServerResult"]
+            : method.sender === "server"
+              ? ["ClientResult"]
+              : ["ServerResult", "ClientResult"];
       const allowed = new Set(receiverUnions.flatMap((u) => unionMembersFromText(revision, u)));
-      for (const result of method.results) expect(allowed.has(result), `${method.method} → ${result}`).toBe(true);
+      for (const result of method.results)
+        expect(allowed.has(result), `${method.method} → ${result}`).toBe(true);
     }
   });
 
@@ -69,7 +91,10 @@ describe("2026-07-28", () => {
   });
 
   it("marks the input requests as their own kind", () => {
-    const inputs = methodRoles(m.methods).filter((x) => x.kind === "inputRequest").map((x) => x.method).sort();
+    const inputs = methodRoles(m.methods)
+      .filter((x) => x.kind === "inputRequest")
+      .map((x) => x.method)
+      .sort();
     expect(inputs).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
     expect(byMethod.get("elicitation/create")?.results).toEqual(["ElicitResult"]);
   });
@@ -81,7 +106,10 @@ describe("2026-07-28", () => {
       requestMeta: "RequestMetaObject",
       protocolVersionKey: "io.modelcontextprotocol/protocolVersion",
       clientCapabilitiesKey: "io.modelcontextprotocol/clientCapabilities",
-      requiredMetaKeys: ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"],
+      requiredMetaKeys: [
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
+      ],
     });
   });
 
@@ -100,7 +128,11 @@ describe("2026-07-28", () => {
     expect(includeContext).toMatchObject({
       asOf: "2025-11-25",
       sep: "SEP-2596",
-      target: { definition: "CreateMessageRequestParams", path: ["includeContext"], values: ["thisServer", "allServers"] },
+      target: {
+        definition: "CreateMessageRequestParams",
+        path: ["includeContext"],
+        values: ["thisServer", "allServers"],
+      },
     });
     const others = m.deprecations.filter((d) => d !== includeContext);
     expect(others.every((d) => d.asOf === "2026-07-28" && d.sep === "SEP-2577")).toBe(true);
@@ -108,10 +140,20 @@ describe("2026-07-28", () => {
 
   it("folds constraint tags into types", () => {
     const progress = m.definitions.find((d) => d.name === "ProgressNotificationParams")!;
-    const field = (name: string) => (progress.type.kind === "object" ? progress.type.properties.find((p) => p.name === name)?.type : null);
-    expect(field("progress")).toEqual({ kind: "number", integer: false, minimum: null, maximum: null });
+    const field = (name: string) =>
+      progress.type.kind === "object"
+        ? progress.type.properties.find((p) => p.name === name)?.type
+        : null;
+    expect(field("progress")).toEqual({
+      kind: "number",
+      integer: false,
+      minimum: null,
+      maximum: null,
+    });
     const icon = m.definitions.find((d) => d.name === "Icon")!;
-    expect(icon.type.kind === "object" && icon.type.properties.find((p) => p.name === "src")?.type).toEqual({ kind: "string", format: "uri" });
+    expect(
+      icon.type.kind === "object" && icon.type.properties.find((p) => p.name === "src")?.type,
+    ).toEqual({ kind: "string", format: "uri" });
   });
 });
 
@@ -120,6 +162,11 @@ describe("lifecycle per revision", () => {
     const m = model(revision);
     const hasInitialize = m.methods.some((x) => x.method === "initialize");
     expect(m.lifecycle.kind).toBe(hasInitialize ? "stateful" : "stateless");
-    if (m.lifecycle.kind === "stateful") expect(m.lifecycle).toEqual({ kind: "stateful", initialize: "initialize", initialized: "notifications/initialized" });
+    if (m.lifecycle.kind === "stateful")
+      expect(m.lifecycle).toEqual({
+        kind: "stateful",
+        initialize: "initialize",
+        initialized: "notifications/initialized",
+      });
   });
 });

@@ -14,12 +14,18 @@ const ISSUER = "https://as.example.com";
 const AUDIENCE = "https://mcp.example.com/mcp";
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
+  await Promise.all(
+    servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))),
+  );
 });
 
 async function key(kid: string): Promise<{ kid: string; privateKey: CryptoKey; jwk: JWK }> {
   const { publicKey, privateKey } = await generateKeyPair("ES256");
-  return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" } };
+  return {
+    kid,
+    privateKey,
+    jwk: { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" },
+  };
 }
 
 /** A JWKS endpoint publishing `published()`; counts fetches. */
@@ -38,10 +44,17 @@ async function jwks(published: () => JWK[] | "down") {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, fetches: () => fetches };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
+    fetches: () => fetches,
+  };
 }
 
-function token(signer: { kid: string; privateKey: CryptoKey }, claims: Record<string, unknown> = {}, expiresIn: string | number = "5m") {
+function token(
+  signer: { kid: string; privateKey: CryptoKey },
+  claims: Record<string, unknown> = {},
+  expiresIn: string | number = "5m",
+) {
   return new SignJWT({ scope: "mcp:read mcp:write", client_id: "app", ...claims })
     .setProtectedHeader({ alg: "ES256", kid: signer.kid, typ: "at+jwt" })
     .setIssuer(typeof claims.iss === "string" ? claims.iss : ISSUER)
@@ -67,30 +80,40 @@ describe("jwtVerifier", () => {
     const set = await jwks(() => [a.jwk]);
     const verify = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: set.url });
     const verified = await verify(await token(a));
-    expect(verified).toMatchObject({ subject: "alice", clientId: "app", issuer: ISSUER, scopes: ["mcp:read", "mcp:write"] });
+    expect(verified).toMatchObject({
+      subject: "alice",
+      clientId: "app",
+      issuer: ISSUER,
+      scopes: ["mcp:read", "mcp:write"],
+    });
     expect(verified.expiresAt).toBeGreaterThan(Date.now());
   });
 
   it.each([
     ["another audience", { aud: "https://other.example.com/mcp" }, "aud"],
     ["another issuer", { iss: "https://evil.example.com" }, "iss"],
-  ])("refuses a token for %s as an invalid token, naming the claim, not quoting the token", async (_, claims, claim) => {
-    const a = await key("a");
-    const set = await jwks(() => [a.jwk]);
-    const verify = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: set.url });
-    const jwt = await token(a, claims);
-    const error = await refusal(verify(jwt));
-    expect(error).toBeInstanceOf(InvalidTokenError);
-    expect(error.message).toContain(claim);
-    expect(error.message).not.toContain(jwt);
-  });
+  ])(
+    "refuses a token for %s as an invalid token, naming the claim, not quoting the token",
+    async (_, claims, claim) => {
+      const a = await key("a");
+      const set = await jwks(() => [a.jwk]);
+      const verify = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: set.url });
+      const jwt = await token(a, claims);
+      const error = await refusal(verify(jwt));
+      expect(error).toBeInstanceOf(InvalidTokenError);
+      expect(error.message).toContain(claim);
+      expect(error.message).not.toContain(jwt);
+    },
+  );
 
   it("refuses an expired token, and one signed by a key the JWKS does not hold", async () => {
     const a = await key("a");
     const stranger = await key("a"); // same kid, other key: the signature fails
     const set = await jwks(() => [a.jwk]);
     const verify = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: set.url });
-    expect(await refusal(verify(await token(a, {}, Math.floor(Date.now() / 1000) - 10)))).toBeInstanceOf(InvalidTokenError);
+    expect(
+      await refusal(verify(await token(a, {}, Math.floor(Date.now() / 1000) - 10))),
+    ).toBeInstanceOf(InvalidTokenError);
     expect(await refusal(verify(await token(stranger)))).toBeInstanceOf(InvalidTokenError);
     expect(await refusal(verify("not.a.jwt"))).toBeInstanceOf(InvalidTokenError);
   });
@@ -100,7 +123,12 @@ describe("jwtVerifier", () => {
     const b = await key("b");
     let published = [a.jwk];
     const set = await jwks(() => published);
-    const verify = jwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwksUri: set.url, jwksCooldownMs: 0 });
+    const verify = jwtVerifier({
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      jwksUri: set.url,
+      jwksCooldownMs: 0,
+    });
     const old = await token(a);
     await verify(old);
     expect(set.fetches()).toBe(1);

@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/spec.js";
 
 interface Linter {
-  lintText(code: string, options: { filePath: string }): Promise<Array<{ messages: Array<{ ruleId: string | null; message: string }> }>>;
+  lintText(
+    code: string,
+    options: { filePath: string },
+  ): Promise<Array<{ messages: Array<{ ruleId: string | null; message: string }> }>>;
 }
 
 const TOOL = join(ROOT, "tools", "eslint");
@@ -16,14 +19,19 @@ let eslint: Linter;
 
 beforeAll(async () => {
   // Installed by `npm run lint`, which `npm test` runs first.
-  const api = (await import(pathToFileURL(join(TOOL, "node_modules", "eslint", "lib", "api.js")).href)) as {
+  const api = (await import(
+    pathToFileURL(join(TOOL, "node_modules", "eslint", "lib", "api.js")).href
+  )) as {
     ESLint: new (options: object) => Linter;
   };
   eslint = new api.ESLint({ cwd: ROOT, overrideConfigFile: join(TOOL, "eslint.config.js") });
 });
 
 async function restricted(file: string, specifier: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from "${specifier}";\nexport const y = x;\n`, { filePath: join(ROOT, file) });
+  const [result] = await eslint.lintText(
+    `import { x } from "${specifier}";\nexport const y = x;\n`,
+    { filePath: join(ROOT, file) },
+  );
   return result!.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
 }
 

@@ -35,7 +35,10 @@ describe("protocol surface", () => {
 
   it("records the unions a method was found in", () => {
     expect(methods.get("ping")!.unions).toEqual(["ClientRequest", "ServerRequest"]);
-    expect(methods.get("notifications/cancelled")!.unions).toEqual(["ClientNotification", "ServerNotification"]);
+    expect(methods.get("notifications/cancelled")!.unions).toEqual([
+      "ClientNotification",
+      "ServerNotification",
+    ]);
     expect(methods.get("input/pick_color")!.unions).toEqual(["InputRequest"]);
   });
 
@@ -58,18 +61,31 @@ describe("protocol surface", () => {
   });
 
   it("reads params, their optionality and whether they accept input responses", () => {
-    expect(methods.get("gadgets/list")).toMatchObject({ params: { kind: "ref", name: "ListGadgetsParams" }, paramsOptional: true });
-    expect(methods.get("gadgets/fetch")).toMatchObject({ params: { kind: "object" }, paramsOptional: false, acceptsInputResponses: true });
+    expect(methods.get("gadgets/list")).toMatchObject({
+      params: { kind: "ref", name: "ListGadgetsParams" },
+      paramsOptional: true,
+    });
+    expect(methods.get("gadgets/fetch")).toMatchObject({
+      params: { kind: "object" },
+      paramsOptional: false,
+      acceptsInputResponses: true,
+    });
     expect(methods.get("reports/run")!.acceptsInputResponses).toBe(false);
     // Inherited from the base's optional, open params.
-    expect(methods.get("notifications/gadgets_changed")).toMatchObject({ params: { kind: "object" }, paramsOptional: true });
+    expect(methods.get("notifications/gadgets_changed")).toMatchObject({
+      params: { kind: "object" },
+      paramsOptional: true,
+    });
     expect(methods.get("input/ask_name")).toMatchObject({ params: null, paramsOptional: true });
   });
 
   it("carries category and deprecation of the message", () => {
     expect(methods.get("gadgets/list")!.category).toBe("gadgets/list");
     expect(methods.get("ping")!.category).toBe("ping");
-    expect(methods.get("gadgets/old_list")!.deprecated).toMatchObject({ asOf: "2099-02-03", sep: "SEP-4321" });
+    expect(methods.get("gadgets/old_list")!.deprecated).toMatchObject({
+      asOf: "2099-02-03",
+      sep: "SEP-4321",
+    });
     expect(methods.get("gadgets/list")!.deprecated).toBeNull();
   });
 
@@ -87,7 +103,9 @@ export type ClientNotification = A | B;
   });
 
   it("rejects a membership union member without a string literal method", () => {
-    expect(() => loadSchemaText(`export interface A { method: string }\nexport type ClientRequest = A;\n`)).toThrow(/`A` has no string literal `method`/);
+    expect(() =>
+      loadSchemaText(`export interface A { method: string }\nexport type ClientRequest = A;\n`),
+    ).toThrow(/`A` has no string literal `method`/);
   });
 });
 
@@ -95,7 +113,11 @@ describe("stateful lifecycle", () => {
   const model = loadFixture("lifecycle-stateful");
 
   it("finds the handshake from where the client's capabilities travel", () => {
-    expect(model.lifecycle).toEqual({ kind: "stateful", initialize: "session/open", initialized: "notifications/opened" });
+    expect(model.lifecycle).toEqual({
+      kind: "stateful",
+      initialize: "session/open",
+      initialized: "notifications/opened",
+    });
   });
 
   it("pairs the handshake with the result carrying the server's capabilities", () => {
@@ -129,7 +151,9 @@ describe("stateless lifecycle", () => {
   });
 
   it("reads every request, params inherited or narrowed", () => {
-    expect(methodRoles(model.methods).map((m) => [m.method, m.params, m.paramsOptional, m.results])).toEqual([
+    expect(
+      methodRoles(model.methods).map((m) => [m.method, m.params, m.paramsOptional, m.results]),
+    ).toEqual([
       ["server/describe", { kind: "ref", name: "RequestParams" }, false, ["DescribeServerResult"]],
       ["tools/echo", { kind: "ref", name: "EchoParams" }, false, ["EchoResult"]],
     ]);
@@ -137,7 +161,10 @@ describe("stateless lifecycle", () => {
 
   it("is unknown when _meta does not require the client capabilities", () => {
     const original = fixtureText("lifecycle-stateless");
-    const text = original.replace('"io.example/clientCapabilities": ClientCapabilities;', '"io.example/clientCapabilities"?: ClientCapabilities;');
+    const text = original.replace(
+      '"io.example/clientCapabilities": ClientCapabilities;',
+      '"io.example/clientCapabilities"?: ClientCapabilities;',
+    );
     expect(text).not.toBe(original);
     expect(loadSchemaText(text).lifecycle).toEqual({ kind: "unknown" });
   });
@@ -147,9 +174,9 @@ describe("a method in unions of two kinds", () => {
   const text = [
     "export interface Result { [key: string]: unknown }",
     "export interface Request { method: string; params?: { [key: string]: unknown } }",
-    "export interface ListRootsRequest extends Request { method: \"roots/list\" }",
+    'export interface ListRootsRequest extends Request { method: "roots/list" }',
     "export interface ListRootsResult extends Result { roots: string[] }",
-    "export interface PingRequest extends Request { method: \"ping\" }",
+    'export interface PingRequest extends Request { method: "ping" }',
     "export type ServerRequest = ListRootsRequest;",
     "export type ClientRequest = PingRequest;",
     "export type ClientResult = ListRootsResult;",
@@ -164,9 +191,18 @@ describe("a method in unions of two kinds", () => {
   it("is one method with one role per kind, each with its own union and results", () => {
     const methods = model.methods.filter((m) => m.method === "roots/list");
     expect(methods).toHaveLength(1);
-    expect(methods[0]!.roles.map((r) => [r.kind, r.sender, r.message, r.unions, r.results, r.pairing])).toEqual([
+    expect(
+      methods[0]!.roles.map((r) => [r.kind, r.sender, r.message, r.unions, r.results, r.pairing]),
+    ).toEqual([
       ["request", "server", "ListRootsRequest", ["ServerRequest"], ["ListRootsResult"], "naming"],
-      ["inputRequest", "server", "ListRootsRequest", ["InputRequest"], ["ListRootsResult"], "naming"],
+      [
+        "inputRequest",
+        "server",
+        "ListRootsRequest",
+        ["InputRequest"],
+        ["ListRootsResult"],
+        "naming",
+      ],
     ]);
   });
 

@@ -6,10 +6,19 @@ import { describe, expect, it } from "vitest";
 import type { TypeNode } from "../generator/ir/model.js";
 import { definition, fixtureNames, loadFixture, propertiesOf } from "./helpers/golden.js";
 
-const int = (minimum: number | null = null, maximum: number | null = null): TypeNode => ({ kind: "number", integer: true, minimum, maximum });
+const int = (minimum: number | null = null, maximum: number | null = null): TypeNode => ({
+  kind: "number",
+  integer: true,
+  minimum,
+  maximum,
+});
 const str: TypeNode = { kind: "string", format: null };
 const ref = (name: string): TypeNode => ({ kind: "ref", name });
-const lit = (value: string | number | boolean, constant: string | null = null): TypeNode => ({ kind: "literal", value, constant });
+const lit = (value: string | number | boolean, constant: string | null = null): TypeNode => ({
+  kind: "literal",
+  value,
+  constant,
+});
 
 describe("properties", () => {
   const model = loadFixture("properties");
@@ -34,7 +43,9 @@ describe("properties", () => {
   });
 
   it("trims a one-line JSDoc's text", () => {
-    expect(definition(model, "Gizmo").doc.text).toBe("A gizmo with required, optional and quoted property names.");
+    expect(definition(model, "Gizmo").doc.text).toBe(
+      "A gizmo with required, optional and quoted property names.",
+    );
   });
 });
 
@@ -77,14 +88,23 @@ describe("Omit<> in extends", () => {
   const model = loadFixture("omit");
 
   it("drops the omitted keys", () => {
-    expect(definition(model, "PublicAccount").heritage).toEqual([{ name: "Account", omit: ["password", "recoveryCode"] }]);
-    expect([...propertiesOf(model, "PublicAccount").keys()]).toEqual(["id", "displayName", "avatarUrl"]);
+    expect(definition(model, "PublicAccount").heritage).toEqual([
+      { name: "Account", omit: ["password", "recoveryCode"] },
+    ]);
+    expect([...propertiesOf(model, "PublicAccount").keys()]).toEqual([
+      "id",
+      "displayName",
+      "avatarUrl",
+    ]);
   });
 
   it("keeps and overrides the other keys", () => {
     const fresh = propertiesOf(model, "NewAccount");
     expect([...fresh.keys()]).toEqual(["password", "recoveryCode", "displayName"]);
-    expect(fresh.get("displayName")).toMatchObject({ type: lit("anonymous"), declaredIn: "NewAccount" });
+    expect(fresh.get("displayName")).toMatchObject({
+      type: lit("anonymous"),
+      declaredIn: "NewAccount",
+    });
   });
 });
 
@@ -96,11 +116,17 @@ describe("intersections", () => {
     expect(type.kind).toBe("intersection");
     if (type.kind !== "intersection") return;
     expect(type.members.slice(0, 2)).toEqual([ref("Stamp"), ref("Owner")]);
-    expect(type.members[2]).toMatchObject({ kind: "object", properties: [{ name: "text", declaredIn: null, optional: false }] });
+    expect(type.members[2]).toMatchObject({
+      kind: "object",
+      properties: [{ name: "text", declaredIn: null, optional: false }],
+    });
   });
 
   it("reads an intersection as a property type", () => {
-    expect(propertiesOf(model, "Holder").get("note")!.type).toMatchObject({ kind: "intersection", members: [ref("Stamp"), { kind: "object" }] });
+    expect(propertiesOf(model, "Holder").get("note")!.type).toMatchObject({
+      kind: "intersection",
+      members: [ref("Stamp"), { kind: "object" }],
+    });
   });
 });
 
@@ -113,8 +139,16 @@ describe("index signatures", () => {
   };
 
   it("reads the key name, value type and owner", () => {
-    expect(object("Labels").indexSignature).toEqual({ keyName: "key", type: str, declaredIn: "Labels" });
-    expect(object("Bag").indexSignature).toEqual({ keyName: "key", type: { kind: "unknown" }, declaredIn: "Bag" });
+    expect(object("Labels").indexSignature).toEqual({
+      keyName: "key",
+      type: str,
+      declaredIn: "Labels",
+    });
+    expect(object("Bag").indexSignature).toEqual({
+      keyName: "key",
+      type: { kind: "unknown" },
+      declaredIn: "Bag",
+    });
     expect(object("Counters")).toMatchObject({
       properties: [{ name: "total" }],
       indexSignature: { keyName: "counterName", type: { kind: "union", members: [int(), str] } },
@@ -133,8 +167,14 @@ describe("index signatures", () => {
 describe("unions and literals", () => {
   it("reads unions of refs, primitives and arrays of unions", () => {
     const model = loadFixture("unions");
-    expect(definition(model, "Shape").type).toEqual({ kind: "union", members: [ref("Circle"), ref("Square")] });
-    expect(definition(model, "Scalar").type).toEqual({ kind: "union", members: [str, int(), { kind: "boolean" }, { kind: "null" }] });
+    expect(definition(model, "Shape").type).toEqual({
+      kind: "union",
+      members: [ref("Circle"), ref("Square")],
+    });
+    expect(definition(model, "Scalar").type).toEqual({
+      kind: "union",
+      members: [str, int(), { kind: "boolean" }, { kind: "null" }],
+    });
     expect(propertiesOf(model, "Drawing").get("shapes")!.type).toEqual({
       kind: "array",
       items: { kind: "union", members: [ref("Circle"), ref("Square")] },
@@ -155,7 +195,10 @@ describe("unions and literals", () => {
       lit(-1),
       lit(0.5),
     ]);
-    expect(definition(model, "Answer").type).toEqual({ kind: "union", members: [lit("yes"), lit("no"), lit(42), lit(false)] });
+    expect(definition(model, "Answer").type).toEqual({
+      kind: "union",
+      members: [lit("yes"), lit("no"), lit(42), lit(false)],
+    });
   });
 });
 
@@ -175,8 +218,12 @@ describe("constants and typeof", () => {
   });
 
   it("resolves `typeof CONST` to the constant's value, keeping its name", () => {
-    expect(propertiesOf(model, "Envelope").get("jsonrpc")!.type).toEqual(lit("2.0", "JSONRPC_VERSION"));
-    expect(propertiesOf(model, "GadgetMissingError").get("code")!.type).toEqual(lit(-32042, "GADGET_MISSING"));
+    expect(propertiesOf(model, "Envelope").get("jsonrpc")!.type).toEqual(
+      lit("2.0", "JSONRPC_VERSION"),
+    );
+    expect(propertiesOf(model, "GadgetMissingError").get("code")!.type).toEqual(
+      lit(-32042, "GADGET_MISSING"),
+    );
   });
 
   it("finds the version constants by role", () => {
@@ -185,14 +232,25 @@ describe("constants and typeof", () => {
   });
 
   it("treats only constants in the JSON-RPC error range as error codes, with every definition using them", () => {
-    expect(model.errorCodes).toEqual([{ code: -32042, constant: "GADGET_MISSING", definitions: ["GadgetMissingError", "GadgetFailure"] }]);
+    expect(model.errorCodes).toEqual([
+      {
+        code: -32042,
+        constant: "GADGET_MISSING",
+        definitions: ["GadgetMissingError", "GadgetFailure"],
+      },
+    ]);
   });
 });
 
 describe("arrays, Record and nested objects", () => {
   it("reads T[], Array<T> and nested arrays alike", () => {
     const props = propertiesOf(loadFixture("arrays"), "Lists");
-    const array = (items: TypeNode): TypeNode => ({ kind: "array", items, minItems: null, maxItems: null });
+    const array = (items: TypeNode): TypeNode => ({
+      kind: "array",
+      items,
+      minItems: null,
+      maxItems: null,
+    });
     expect(props.get("names")!.type).toEqual(array(str));
     expect(props.get("counts")!.type).toEqual(array(int()));
     expect(props.get("grid")!.type).toEqual(array(array(int())));
@@ -221,10 +279,20 @@ describe("arrays, Record and nested objects", () => {
       properties: [
         { name: "host", optional: false, declaredIn: null, line: 3 },
         { name: "port", optional: true, doc: { text: "Defaults to 8080." }, line: 5 },
-        { name: "tls", type: { kind: "object", properties: [{ name: "enabled" }, { name: "certificate", optional: true }] } },
+        {
+          name: "tls",
+          type: {
+            kind: "object",
+            properties: [{ name: "enabled" }, { name: "certificate", optional: true }],
+          },
+        },
       ],
     });
-    expect(config.get("empty")!.type).toEqual({ kind: "object", properties: [], indexSignature: null });
+    expect(config.get("empty")!.type).toEqual({
+      kind: "object",
+      properties: [],
+      indexSignature: null,
+    });
   });
 });
 
@@ -246,10 +314,13 @@ describe("primitives", () => {
 });
 
 describe("every fixture", () => {
-  it.each(fixtureNames())("gives a model for %s that is plain JSON (no undefined anywhere)", (name) => {
-    const model = loadFixture(name);
-    expect(JSON.parse(JSON.stringify(model))).toStrictEqual(model);
-  });
+  it.each(fixtureNames())(
+    "gives a model for %s that is plain JSON (no undefined anywhere)",
+    (name) => {
+      const model = loadFixture(name);
+      expect(JSON.parse(JSON.stringify(model))).toStrictEqual(model);
+    },
+  );
 });
 
 describe("constructs of real schema revisions", () => {
@@ -263,10 +334,14 @@ describe("constructs of real schema revisions", () => {
   it("reads Record with a literal-or-string key as the named property plus an index signature", () => {
     const model = loadFixture("record-named-key");
     const hint = propertiesOf(model, "Hints").get("hint")!.type;
-    expect(hint.kind === "object" && hint.properties.map((p) => [p.name, p.type, p.optional])).toEqual([["name", str, false]]);
+    expect(
+      hint.kind === "object" && hint.properties.map((p) => [p.name, p.type, p.optional]),
+    ).toEqual([["name", str, false]]);
     expect(hint.kind === "object" && hint.indexSignature?.type).toEqual(str);
     const sizes = propertiesOf(model, "Hints").get("sizes")!.type;
-    expect(sizes.kind === "object" && [sizes.properties.map((p) => p.name), sizes.indexSignature]).toEqual([["small", "large"], null]);
+    expect(
+      sizes.kind === "object" && [sizes.properties.map((p) => p.name), sizes.indexSignature],
+    ).toEqual([["small", "large"], null]);
   });
 
   it("merges two declarations of one interface: members and bases of both, a repeated member once", () => {
@@ -274,7 +349,9 @@ describe("constructs of real schema revisions", () => {
     expect(model.definitions.map((d) => d.name)).toEqual(["Base", "Item"]);
     const item = definition(model, "Item");
     expect(item.heritage).toEqual([{ name: "Base", omit: [] }]);
-    expect([...propertiesOf(model, "Item").values()].map((p) => [p.name, p.declaredIn, p.optional])).toEqual([
+    expect(
+      [...propertiesOf(model, "Item").values()].map((p) => [p.name, p.declaredIn, p.optional]),
+    ).toEqual([
       ["id", "Base", false],
       ["name", "Item", false],
       ["size", "Item", true],
@@ -291,10 +368,16 @@ describe("constructs of real schema revisions", () => {
   });
 
   it("reads the library's Date as schema.json does, a date-time string", () => {
-    expect(propertiesOf(loadFixture("date"), "Stamped").get("lastModified")!.type).toEqual({ kind: "string", format: "date-time" });
+    expect(propertiesOf(loadFixture("date"), "Stamped").get("lastModified")!.type).toEqual({
+      kind: "string",
+      format: "date-time",
+    });
   });
 
   it("skips stray top-level semicolons", () => {
-    expect(loadFixture("empty-statement").definitions.map((d) => d.name)).toEqual(["First", "Second"]);
+    expect(loadFixture("empty-statement").definitions.map((d) => d.name)).toEqual([
+      "First",
+      "Second",
+    ]);
   });
 });

@@ -6,7 +6,14 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, httpTransport, TransportError } from "../generated/2026-07-28/client.js";
-import { AuthorizationError, bearerChallenge, memoryStore, oauthClient, resourceCovers, type OAuthClientOptions } from "../generated/2026-07-28/runtime/oauth-client.js";
+import {
+  AuthorizationError,
+  bearerChallenge,
+  memoryStore,
+  oauthClient,
+  resourceCovers,
+  type OAuthClientOptions,
+} from "../generated/2026-07-28/runtime/oauth-client.js";
 import { INFO } from "./helpers/client-fake.js";
 import { approve, oauthWorld, type World, type WorldOptions } from "./helpers/oauth-world.js";
 
@@ -25,8 +32,16 @@ async function world(options?: WorldOptions): Promise<World> {
 function connect(w: World, options: Partial<OAuthClientOptions> = {}) {
   const logged: string[] = [];
   const authorize = vi.fn(approve);
-  const authorization = oauthClient({ redirectUri: REDIRECT, authorize, log: (m) => logged.push(m), ...options });
-  const client = createClient({ transport: httpTransport(w.mcpUrl, { authorization }), info: INFO });
+  const authorization = oauthClient({
+    redirectUri: REDIRECT,
+    authorize,
+    log: (m) => logged.push(m),
+    ...options,
+  });
+  const client = createClient({
+    transport: httpTransport(w.mcpUrl, { authorization }),
+    info: INFO,
+  });
   return { client, authorization, authorize, logged };
 }
 
@@ -48,13 +63,32 @@ describe("oauthClient: the authorization code flow", () => {
     expect(tools.map((t) => t.name)).toEqual(["echo"]);
     expect(authorize).toHaveBeenCalledTimes(1);
     const [registration] = w.seen.registrations;
-    expect(registration!.body).toMatchObject({ application_type: "native", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", response_types: ["code"] });
+    expect(registration!.body).toMatchObject({
+      application_type: "native",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "none",
+      response_types: ["code"],
+    });
     const { query } = w.seen.authorizations[0]!;
-    expect(query).toMatchObject({ response_type: "code", client_id: "main-client", code_challenge_method: "S256", resource: w.mcpUrl, scope: "mcp:read", redirect_uri: REDIRECT });
+    expect(query).toMatchObject({
+      response_type: "code",
+      client_id: "main-client",
+      code_challenge_method: "S256",
+      resource: w.mcpUrl,
+      scope: "mcp:read",
+      redirect_uri: REDIRECT,
+    });
     expect(query.state).toBeTruthy();
     // The mock checked the verifier against the challenge and the resource against the code's.
-    expect(w.seen.tokenRequests[0]!.body).toMatchObject({ grant_type: "authorization_code", resource: w.mcpUrl, client_id: "main-client" });
-    expect(w.seen.mcp.map((m) => m.authorization?.startsWith("Bearer tok-") ?? false)).toEqual([false, true]);
+    expect(w.seen.tokenRequests[0]!.body).toMatchObject({
+      grant_type: "authorization_code",
+      resource: w.mcpUrl,
+      client_id: "main-client",
+    });
+    expect(w.seen.mcp.map((m) => m.authorization?.startsWith("Bearer tok-") ?? false)).toEqual([
+      false,
+      true,
+    ]);
     // A second call reuses the token: no new flow.
     await client.callTool({ name: "echo", arguments: {} });
     expect(authorize).toHaveBeenCalledTimes(1);
@@ -63,27 +97,46 @@ describe("oauthClient: the authorization code flow", () => {
   it("runs one flow for requests refused together", async () => {
     const w = await world();
     const { client, authorize } = connect(w);
-    await Promise.all([client.listTools(), client.listTools(), client.callTool({ name: "echo", arguments: {} })]);
+    await Promise.all([
+      client.listTools(),
+      client.listTools(),
+      client.callTool({ name: "echo", arguments: {} }),
+    ]);
     expect(authorize).toHaveBeenCalledTimes(1);
     expect(w.seen.tokenRequests).toHaveLength(1);
   });
 
   it("finds the metadata without a named URL: the path-based PRM URL first, then the root one", async () => {
-    const w = await world({ prmAt: "/.well-known/oauth-protected-resource", prmInChallenge: false, resource: (origin) => origin });
+    const w = await world({
+      prmAt: "/.well-known/oauth-protected-resource",
+      prmInChallenge: false,
+      resource: (origin) => origin,
+    });
     const { client } = connect(w);
     await client.listTools();
-    const wellKnown = w.seen.paths.filter((p) => p.startsWith("/.well-known/oauth-protected-resource"));
-    expect(wellKnown.slice(0, 2)).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+    const wellKnown = w.seen.paths.filter((p) =>
+      p.startsWith("/.well-known/oauth-protected-resource"),
+    );
+    expect(wellKnown.slice(0, 2)).toEqual([
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-protected-resource",
+    ]);
     // A resource without a path goes out exactly as published: no trailing slash added.
     expect(w.seen.authorizations[0]!.query.resource).toBe(w.url);
     expect(w.seen.tokenRequests[0]!.body.resource).toBe(w.url);
   });
 
   it("tries RFC 8414 path insertion, then OIDC insertion, then OIDC appending for an issuer with a path", async () => {
-    const w = await world({ servers: { t: { path: "/tenant1", metadataAt: "/tenant1/.well-known/openid-configuration" } } });
+    const w = await world({
+      servers: { t: { path: "/tenant1", metadataAt: "/tenant1/.well-known/openid-configuration" } },
+    });
     const { client } = connect(w);
     await client.listTools();
-    expect(w.seen.paths.filter((p) => p.includes("openid-configuration") || p.includes("oauth-authorization-server"))).toEqual([
+    expect(
+      w.seen.paths.filter(
+        (p) => p.includes("openid-configuration") || p.includes("oauth-authorization-server"),
+      ),
+    ).toEqual([
       "/.well-known/oauth-authorization-server/tenant1",
       "/.well-known/openid-configuration/tenant1",
       "/tenant1/.well-known/openid-configuration",
@@ -91,16 +144,26 @@ describe("oauthClient: the authorization code flow", () => {
   });
 
   it("asks for the challenge's scope, else every scopes_supported, else none; offline_access only where offered", async () => {
-    const fromSupported = await world({ scopesSupported: ["a", "b"], servers: { main: { path: "", scopesSupported: ["a", "b", "offline_access"] } } });
+    const fromSupported = await world({
+      scopesSupported: ["a", "b"],
+      servers: { main: { path: "", scopesSupported: ["a", "b", "offline_access"] } },
+    });
     await connect(fromSupported).client.listTools();
     expect(fromSupported.seen.authorizations[0]!.query.scope).toBe("a b offline_access");
-    expect(fromSupported.seen.registrations[0]!.body.grant_types).toEqual(["authorization_code", "refresh_token"]);
+    expect(fromSupported.seen.registrations[0]!.body.grant_types).toEqual([
+      "authorization_code",
+      "refresh_token",
+    ]);
 
     const none = await world({ servers: { main: { path: "", scopesSupported: ["x"] } } });
     await connect(none).client.listTools();
     expect(none.seen.authorizations[0]!.query).not.toHaveProperty("scope");
 
-    const noRefreshGrant = await world({ servers: { main: { path: "", scopesSupported: ["offline_access"], grantTypes: ["authorization_code"] } } });
+    const noRefreshGrant = await world({
+      servers: {
+        main: { path: "", scopesSupported: ["offline_access"], grantTypes: ["authorization_code"] },
+      },
+    });
     await connect(noRefreshGrant).client.listTools();
     expect(noRefreshGrant.seen.authorizations[0]!.query).not.toHaveProperty("scope");
   });
@@ -111,7 +174,10 @@ describe("oauthClient: the authorization code flow", () => {
     await client.listTools();
     await client.callTool({ name: "echo", arguments: {} });
     expect(authorize).toHaveBeenCalledTimes(2);
-    expect(w.seen.authorizations.map((a) => a.query.scope)).toEqual(["mcp:read", "mcp:read mcp:write"]);
+    expect(w.seen.authorizations.map((a) => a.query.scope)).toEqual([
+      "mcp:read",
+      "mcp:read mcp:write",
+    ]);
     // The widened token still lists tools without another flow.
     await client.listTools();
     expect(authorize).toHaveBeenCalledTimes(2);
@@ -137,7 +203,11 @@ describe("oauthClient: the authorization code flow", () => {
 
   it("refreshes an expired access token with the refresh token, sending the resource again", async () => {
     let now = 1_000_000;
-    const w = await world({ servers: { main: { path: "", refreshTokens: true, expiresIn: 60, scopesSupported: ["offline_access"] } } });
+    const w = await world({
+      servers: {
+        main: { path: "", refreshTokens: true, expiresIn: 60, scopesSupported: ["offline_access"] },
+      },
+    });
     const { client, authorize, authorization } = connect(w, { now: () => now });
     await client.listTools();
     const first = await authorization.tokens(w.mcpUrl);
@@ -150,53 +220,89 @@ describe("oauthClient: the authorization code flow", () => {
   });
 
   it("refreshes on a 401 (a revoked token), and authorizes again when the refresh is refused", async () => {
-    const w = await world({ servers: { main: { path: "", refreshTokens: true, scopesSupported: ["offline_access"] } } });
+    const w = await world({
+      servers: { main: { path: "", refreshTokens: true, scopesSupported: ["offline_access"] } },
+    });
     const { client, authorize } = connect(w);
     await client.listTools();
     w.tokens.clear();
     await client.listTools();
     expect(authorize).toHaveBeenCalledTimes(1);
-    expect(w.seen.tokenRequests.map((r) => r.body.grant_type)).toEqual(["authorization_code", "refresh_token"]);
+    expect(w.seen.tokenRequests.map((r) => r.body.grant_type)).toEqual([
+      "authorization_code",
+      "refresh_token",
+    ]);
     w.revokeAll();
     await client.callTool({ name: "echo", arguments: {} });
     expect(authorize).toHaveBeenCalledTimes(2);
-    expect(w.seen.tokenRequests.map((r) => r.body.grant_type)).toEqual(["authorization_code", "refresh_token", "refresh_token", "authorization_code"]);
+    expect(w.seen.tokenRequests.map((r) => r.body.grant_type)).toEqual([
+      "authorization_code",
+      "refresh_token",
+      "refresh_token",
+      "authorization_code",
+    ]);
   });
 
   it("registers again when the resource moves to another authorization server, never reusing the old client", async () => {
     let active = "one";
-    const w = await world({ servers: { one: { path: "/one" }, two: { path: "/two" } }, current: () => active });
+    const w = await world({
+      servers: { one: { path: "/one" }, two: { path: "/two" } },
+      current: () => active,
+    });
     const store = memoryStore();
     const { client } = connect(w, { store });
     await client.listTools();
     active = "two";
     await client.callTool({ name: "echo", arguments: {} });
     expect(w.seen.registrations.map((r) => r.as)).toEqual(["one", "two"]);
-    expect(w.seen.authorizations.filter((a) => a.as === "two").map((a) => a.query.client_id)).toEqual(["two-client"]);
+    expect(
+      w.seen.authorizations.filter((a) => a.as === "two").map((a) => a.query.client_id),
+    ).toEqual(["two-client"]);
     expect(await store.client(w.issuer("one"))).toMatchObject({ clientId: "one-client" });
     expect(await store.client(w.issuer("two"))).toMatchObject({ clientId: "two-client" });
   });
 
   it("uses pre-registered credentials with the advertised client_secret_basic, and only at their issuer", async () => {
-    const w = await world({ servers: { main: { path: "", registration: false, authMethods: ["client_secret_basic"] } } });
-    const { client, logged } = connect(w, { clients: [{ issuer: "placeholder", clientId: "x", clientSecret: "y" }] });
+    const w = await world({
+      servers: { main: { path: "", registration: false, authMethods: ["client_secret_basic"] } },
+    });
+    const { client, logged } = connect(w, {
+      clients: [{ issuer: "placeholder", clientId: "x", clientSecret: "y" }],
+    });
     // Credentials for another issuer are never used: with no registration endpoint, a typed refusal.
     const error = await failure(client.listTools());
     expect(error.reason).toBe("registration");
     expect(w.seen.tokenRequests).toHaveLength(0);
-    const ok = connect(w, { clients: [{ issuer: w.issuer("main"), clientId: "pre-registered.client", clientSecret: "s3cret-(value)" }] });
+    const ok = connect(w, {
+      clients: [
+        {
+          issuer: w.issuer("main"),
+          clientId: "pre-registered.client",
+          clientSecret: "s3cret-(value)",
+        },
+      ],
+    });
     await ok.client.listTools();
     const basic = w.seen.tokenRequests[0]!.authorization!;
-    expect(Buffer.from(basic.slice(6), "base64").toString()).toBe("pre-registered.client:s3cret-%28value%29");
+    expect(Buffer.from(basic.slice(6), "base64").toString()).toBe(
+      "pre-registered.client:s3cret-%28value%29",
+    );
     expect(w.seen.tokenRequests[0]!.body).not.toHaveProperty("client_secret");
     expect([...logged, ...ok.logged].join("\n")).not.toContain("s3cret");
   });
 
   it("sends client_secret_post where that is the advertised method", async () => {
-    const w = await world({ servers: { main: { path: "", authMethods: ["client_secret_post"], clientSecret: "post-secret" } } });
+    const w = await world({
+      servers: {
+        main: { path: "", authMethods: ["client_secret_post"], clientSecret: "post-secret" },
+      },
+    });
     await connect(w).client.listTools();
     expect(w.seen.registrations[0]!.body.token_endpoint_auth_method).toBe("client_secret_post");
-    expect(w.seen.tokenRequests[0]!.body).toMatchObject({ client_id: "main-client", client_secret: "post-secret" });
+    expect(w.seen.tokenRequests[0]!.body).toMatchObject({
+      client_id: "main-client",
+      client_secret: "post-secret",
+    });
     expect(w.seen.tokenRequests[0]!.authorization).toBeUndefined();
   });
 
@@ -208,10 +314,16 @@ describe("oauthClient: the authorization code flow", () => {
     expect(w.seen.registrations).toHaveLength(1);
     expect(w.seen.authorizations[0]!.query.client_id).toBe("main-client");
     const supported = await world({ servers: { main: { path: "", cimd: true } } });
-    await connect(supported, { clientMetadataUrl: "https://client.example/metadata.json" }).client.listTools();
+    await connect(supported, {
+      clientMetadataUrl: "https://client.example/metadata.json",
+    }).client.listTools();
     expect(supported.seen.registrations).toHaveLength(0);
-    expect(supported.seen.authorizations[0]!.query.client_id).toBe("https://client.example/metadata.json");
-    expect(supported.seen.tokenRequests[0]!.body.client_id).toBe("https://client.example/metadata.json");
+    expect(supported.seen.authorizations[0]!.query.client_id).toBe(
+      "https://client.example/metadata.json",
+    );
+    expect(supported.seen.tokenRequests[0]!.body.client_id).toBe(
+      "https://client.example/metadata.json",
+    );
   });
 });
 
@@ -226,7 +338,9 @@ describe("oauthClient: refusals are typed errors and nothing reaches the token e
   });
 
   it("refuses authorization server metadata whose issuer differs, using none of its endpoints", async () => {
-    const w = await world({ servers: { main: { path: "", issuer: () => "https://attacker.example.com" } } });
+    const w = await world({
+      servers: { main: { path: "", issuer: () => "https://attacker.example.com" } },
+    });
     const { client, authorize } = connect(w);
     expect((await failure(client.listTools())).reason).toBe("issuer_mismatch");
     expect(authorize).not.toHaveBeenCalled();
@@ -269,17 +383,29 @@ describe("oauthClient: refusals are typed errors and nothing reaches the token e
     ["HTML", { status: 200, body: "<html>oops</html>" }],
     ["JSON without a token", { status: 200, body: '{"token_type":"Bearer"}' }],
     ["an OAuth error", { status: 400, body: '{"error":"invalid_grant","error_description":"no"}' }],
-  ])("turns a token endpoint answering %s into a typed error without the code or secret", async (_, garbage) => {
-    const w = await world({ servers: { main: { path: "", tokenGarbage: garbage, authMethods: ["client_secret_post"], clientSecret: "do-not-leak" } } });
-    const { client, logged } = connect(w);
-    const error = await failure(client.listTools());
-    expect(error.reason).toBe("token_response");
-    const code = w.seen.tokenRequests[0]!.body.code!;
-    for (const text of [error.message, String(error.stack), ...logged]) {
-      expect(text).not.toContain(code);
-      expect(text).not.toContain("do-not-leak");
-    }
-  });
+  ])(
+    "turns a token endpoint answering %s into a typed error without the code or secret",
+    async (_, garbage) => {
+      const w = await world({
+        servers: {
+          main: {
+            path: "",
+            tokenGarbage: garbage,
+            authMethods: ["client_secret_post"],
+            clientSecret: "do-not-leak",
+          },
+        },
+      });
+      const { client, logged } = connect(w);
+      const error = await failure(client.listTools());
+      expect(error.reason).toBe("token_response");
+      const code = w.seen.tokenRequests[0]!.body.code!;
+      for (const text of [error.message, String(error.stack), ...logged]) {
+        expect(text).not.toContain(code);
+        expect(text).not.toContain("do-not-leak");
+      }
+    },
+  );
 
   it("refuses plain-HTTP endpoints off loopback", async () => {
     const w = await world();
@@ -288,7 +414,13 @@ describe("oauthClient: refusals are typed errors and nothing reaches the token e
         // The PRM names an authorization server on a non-loopback plain-HTTP origin.
         const answer = await fetch(input, init);
         if (String(input).includes("oauth-protected-resource"))
-          return new Response(JSON.stringify({ resource: w.mcpUrl, authorization_servers: ["http://auth.example.com"] }), { headers: { "Content-Type": "application/json" } });
+          return new Response(
+            JSON.stringify({
+              resource: w.mcpUrl,
+              authorization_servers: ["http://auth.example.com"],
+            }),
+            { headers: { "Content-Type": "application/json" } },
+          );
         return answer;
       },
     });
@@ -298,12 +430,18 @@ describe("oauthClient: refusals are typed errors and nothing reaches the token e
 
 describe("bearerChallenge and resourceCovers", () => {
   it("reads the Bearer challenge's parameters, quoted or not, among other schemes", () => {
-    expect(bearerChallenge('Bearer resource_metadata="https://x/.well-known/a", scope="a b", error=insufficient_scope')).toEqual({
+    expect(
+      bearerChallenge(
+        'Bearer resource_metadata="https://x/.well-known/a", scope="a b", error=insufficient_scope',
+      ),
+    ).toEqual({
       resource_metadata: "https://x/.well-known/a",
       scope: "a b",
       error: "insufficient_scope",
     });
-    expect(bearerChallenge('Basic realm="r", Bearer scope="s \\"q\\""')).toEqual({ scope: 's "q"' });
+    expect(bearerChallenge('Basic realm="r", Bearer scope="s \\"q\\""')).toEqual({
+      scope: 's "q"',
+    });
     expect(bearerChallenge(null)).toEqual({});
     expect(bearerChallenge("Basic realm=x")).toEqual({});
   });

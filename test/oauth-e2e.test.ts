@@ -43,8 +43,12 @@ async function protectedServer(oidc: () => Oidc, now: () => number = Date.now) {
     capabilities: { tools: {} },
     log: (m) => logged.push(m),
     handlers: {
-      "tools/list": () => ({ tools: [{ name: "whoami", description: "who called", inputSchema: { type: "object" } }] }),
-      "tools/call": (_params, ctx) => ({ content: [{ type: "text", text: String(ctx.principal) }] }),
+      "tools/list": () => ({
+        tools: [{ name: "whoami", description: "who called", inputSchema: { type: "object" } }],
+      }),
+      "tools/call": (_params, ctx) => ({
+        content: [{ type: "text", text: String(ctx.principal) }],
+      }),
     },
   });
   let verify: ((token: string) => Promise<unknown>) | undefined;
@@ -56,7 +60,14 @@ async function protectedServer(oidc: () => Oidc, now: () => number = Date.now) {
         authorizationServers: [oidc().issuer],
         scopesSupported: [MCP_SCOPE],
         requiredScopes: [MCP_SCOPE],
-        verify: (token) => (verify ??= jwtVerifier({ issuer: oidc().issuer, audience: url, jwksUri: oidc().jwksUri, jwksCooldownMs: 0, now }))(token) as never,
+        verify: (token) =>
+          (verify ??= jwtVerifier({
+            issuer: oidc().issuer,
+            audience: url,
+            jwksUri: oidc().jwksUri,
+            jwksCooldownMs: 0,
+            now,
+          }))(token) as never,
         now,
         log: (m) => logged.push(m),
       }),
@@ -68,7 +79,10 @@ async function protectedServer(oidc: () => Oidc, now: () => number = Date.now) {
 describe("OAuth end to end with oidc-provider", () => {
   let resources: string[] = [];
   async function provider(ttl?: number): Promise<Oidc> {
-    const oidc = await oidcProvider({ resources: () => resources, ...(ttl ? { accessTokenTtlSeconds: ttl } : {}) });
+    const oidc = await oidcProvider({
+      resources: () => resources,
+      ...(ttl ? { accessTokenTtlSeconds: ttl } : {}),
+    });
     open.push(oidc);
     return oidc;
   }
@@ -79,8 +93,15 @@ describe("OAuth end to end with oidc-provider", () => {
     const mcp = await protectedServer(() => oidc);
     resources.push(mcp.url);
     const logged: string[] = [];
-    const authorization = oauthClient({ redirectUri: REDIRECT, authorize: (u) => oidc.browser(u), log: (m) => logged.push(m) });
-    const client = createClient({ transport: httpTransport(mcp.url, { authorization }), info: INFO });
+    const authorization = oauthClient({
+      redirectUri: REDIRECT,
+      authorize: (u) => oidc.browser(u),
+      log: (m) => logged.push(m),
+    });
+    const client = createClient({
+      transport: httpTransport(mcp.url, { authorization }),
+      info: INFO,
+    });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["whoami"]);
     const result = await client.callTool({ name: "whoami", arguments: {} });
@@ -97,8 +118,15 @@ describe("OAuth end to end with oidc-provider", () => {
     const mcp = await protectedServer(() => oidc);
     resources.push(mcp.url);
     let skew = 0;
-    const authorization = oauthClient({ redirectUri: REDIRECT, authorize: (u) => oidc.browser(u), now: () => Date.now() + skew });
-    const client = createClient({ transport: httpTransport(mcp.url, { authorization }), info: INFO });
+    const authorization = oauthClient({
+      redirectUri: REDIRECT,
+      authorize: (u) => oidc.browser(u),
+      now: () => Date.now() + skew,
+    });
+    const client = createClient({
+      transport: httpTransport(mcp.url, { authorization }),
+      info: INFO,
+    });
     await client.listTools();
     const first = await authorization.tokens(mcp.url);
     expect(first!.refreshToken).toBeTruthy();
@@ -113,10 +141,16 @@ describe("OAuth end to end with oidc-provider", () => {
     resources = [];
     const oidc = await provider(60);
     let serverSkew = 0;
-    const mcp = await protectedServer(() => oidc, () => Date.now() + serverSkew);
+    const mcp = await protectedServer(
+      () => oidc,
+      () => Date.now() + serverSkew,
+    );
     resources.push(mcp.url);
     const authorization = oauthClient({ redirectUri: REDIRECT, authorize: (u) => oidc.browser(u) });
-    const client = createClient({ transport: httpTransport(mcp.url, { authorization }), info: INFO });
+    const client = createClient({
+      transport: httpTransport(mcp.url, { authorization }),
+      info: INFO,
+    });
     await client.listTools();
     const expired = (await authorization.tokens(mcp.url))!.accessToken;
     serverSkew = 120_000;
@@ -134,7 +168,10 @@ describe("OAuth end to end with oidc-provider", () => {
     const b = await protectedServer(() => oidc);
     resources.push(a.url, b.url);
     const authorization = oauthClient({ redirectUri: REDIRECT, authorize: (u) => oidc.browser(u) });
-    await createClient({ transport: httpTransport(a.url, { authorization }), info: INFO }).listTools();
+    await createClient({
+      transport: httpTransport(a.url, { authorization }),
+      info: INFO,
+    }).listTools();
     const forA = (await authorization.tokens(a.url))!.accessToken;
     expect((await rawCall(a.url, forA)).status).toBe(200);
     const atB = await rawCall(b.url, forA);
@@ -149,7 +186,10 @@ describe("OAuth end to end with oidc-provider", () => {
     resources.push(mcp.url);
     oidc.breakTokenEndpoint();
     const authorization = oauthClient({ redirectUri: REDIRECT, authorize: (u) => oidc.browser(u) });
-    const error = await createClient({ transport: httpTransport(mcp.url, { authorization }), info: INFO })
+    const error = await createClient({
+      transport: httpTransport(mcp.url, { authorization }),
+      info: INFO,
+    })
       .listTools()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthorizationError);
@@ -160,7 +200,18 @@ describe("OAuth end to end with oidc-provider", () => {
 function rawCall(url: string, token: string): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [PV]: "2026-07-28", [CC]: {} } } }),
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/list",
+      Authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: { [PV]: "2026-07-28", [CC]: {} } },
+    }),
   });
 }

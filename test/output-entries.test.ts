@@ -28,7 +28,9 @@ async function bundleForBrowser(entry: string, globalName?: string): Promise<str
 
 describe("entry points", () => {
   it("index.ts exports the client as a namespace and createClient, beside the server and the schema's types", async () => {
-    const index = (await import(join(dir, "index.ts"))) as Record<string, unknown> & { client: Record<string, unknown> };
+    const index = (await import(join(dir, "index.ts"))) as Record<string, unknown> & {
+      client: Record<string, unknown>;
+    };
     expect(typeof index.createServer).toBe("function");
     expect(index.createClient).toBe(index.client.createClient);
     expect(typeof index.client.UnsupportedProtocolVersionError).toBe("function");
@@ -46,13 +48,27 @@ describe("entry points", () => {
   it("the bundled validators run in a context with no Node globals", async () => {
     const code = await bundleForBrowser("validators.ts", "mcpValidators");
     const sandbox = createContext({});
-    expect(runInContext("[typeof process, typeof Buffer, typeof require, typeof setTimeout].join()", sandbox)).toBe("undefined,undefined,undefined,undefined");
+    expect(
+      runInContext(
+        "[typeof process, typeof Buffer, typeof require, typeof setTimeout].join()",
+        sandbox,
+      ),
+    ).toBe("undefined,undefined,undefined,undefined");
     runInContext(code, sandbox);
-    const check = runInContext("(name, json) => { const r = mcpValidators.validators[name](JSON.parse(json)); return JSON.stringify({ ok: r.ok, errors: r.errors }); }", sandbox) as (name: string, json: string) => string;
+    const check = runInContext(
+      "(name, json) => { const r = mcpValidators.validators[name](JSON.parse(json)); return JSON.stringify({ ok: r.ok, errors: r.errors }); }",
+      sandbox,
+    ) as (name: string, json: string) => string;
     const official = examples(REVISION);
     expect(official.length).toBeGreaterThan(100);
-    for (const example of official) expect(JSON.parse(check(example.type, JSON.stringify(example.value))), example.file).toEqual({ ok: true });
-    const wrong = JSON.parse(check("TextContent", JSON.stringify({ type: "text", text: 7 }))) as { ok: boolean; errors: Array<{ path: string }> };
+    for (const example of official)
+      expect(JSON.parse(check(example.type, JSON.stringify(example.value))), example.file).toEqual({
+        ok: true,
+      });
+    const wrong = JSON.parse(check("TextContent", JSON.stringify({ type: "text", text: 7 }))) as {
+      ok: boolean;
+      errors: Array<{ path: string }>;
+    };
     expect(wrong.ok).toBe(false);
     expect(wrong.errors[0]!.path).toBe("/text");
   });

@@ -16,13 +16,16 @@ const FLOOR = join(ROOT, "tools", "typescript-floor");
 const floorTsc = join(FLOOR, "node_modules", "typescript", "bin", "tsc");
 
 beforeAll(() => {
-  if (!existsSync(floorTsc)) execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", FLOOR], { stdio: "ignore" });
+  if (!existsSync(floorTsc))
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", FLOOR], { stdio: "ignore" });
 }, 300_000);
 
 describe(`the output compiles with TypeScript ${REQUIREMENTS.typescript}`, () => {
   it("the installed compiler is that version", () => {
     const version = execFileSync(process.execPath, [floorTsc, "--version"], { encoding: "utf8" });
-    expect(version.trim()).toMatch(new RegExp(`^Version ${REQUIREMENTS.typescript.replace(".", "\\.")}\\.\\d+$`));
+    expect(version.trim()).toMatch(
+      new RegExp(`^Version ${REQUIREMENTS.typescript.replace(".", "\\.")}\\.\\d+$`),
+    );
   });
 
   it("every revision, with the strictest settings", () => {
@@ -33,8 +36,17 @@ describe(`the output compiles with TypeScript ${REQUIREMENTS.typescript}`, () =>
         .map((f) => join(generatedDir(r), f)),
     );
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true }, files }));
-    const run = spawnSync(process.execPath, [floorTsc, "-p", dir], { encoding: "utf8", timeout: 300_000 });
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
+        files,
+      }),
+    );
+    const run = spawnSync(process.execPath, [floorTsc, "-p", dir], {
+      encoding: "utf8",
+      timeout: 300_000,
+    });
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
   });
 });

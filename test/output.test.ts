@@ -8,7 +8,9 @@ import { format } from "../generator/emit/format.js";
 import { emitFacts, REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
-const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
+).version;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -29,7 +31,11 @@ describe("generated output", () => {
         noEmit: true,
         lib: ["ES2022"],
       },
-      files: REVISIONS.flatMap((r) => filesUnder(generatedDir(r)).filter((f) => f.endsWith(".ts")).map((f) => join(generatedDir(r), f))),
+      files: REVISIONS.flatMap((r) =>
+        filesUnder(generatedDir(r))
+          .filter((f) => f.endsWith(".ts"))
+          .map((f) => join(generatedDir(r), f)),
+      ),
     });
     expect(checked.output, "tsc").toBe("");
     expect(checked.status).toBe(0);
@@ -40,7 +46,10 @@ describe("generated output", () => {
       const model = loadModel(schemaFile(revision), { revision });
       const files = await renderRevision(model, version, { ...emitFacts(model), auth: true });
       expect(files.map((f) => f.path).sort()).toEqual(filesUnder(generatedDir(revision)));
-      for (const file of files) expect(file.content, file.path).toBe(readFileSync(join(generatedDir(revision), file.path), "utf8"));
+      for (const file of files)
+        expect(file.content, file.path).toBe(
+          readFileSync(join(generatedDir(revision), file.path), "utf8"),
+        );
     });
 
     it("stays dependency-free without --auth: no adapter module, no import of a package", async () => {
@@ -48,17 +57,27 @@ describe("generated output", () => {
       const files = await renderRevision(model, version, emitFacts(model));
       expect(files.map((f) => f.path)).not.toContain("runtime/oauth-client.ts");
       expect(files.map((f) => f.path)).not.toContain("runtime/jwt-verifier.ts");
-      for (const file of files.filter((f) => f.path.endsWith(".ts"))) expect(file.content, file.path).not.toMatch(/from "(?![.]|node:)[^"]+"/);
+      for (const file of files.filter((f) => f.path.endsWith(".ts")))
+        expect(file.content, file.path).not.toMatch(/from "(?![.]|node:)[^"]+"/);
       const withAuth = await renderRevision(model, version, { ...emitFacts(model), auth: true });
       // Regenerating as the header says keeps the adapters.
-      expect(withAuth.find((f) => f.path === "types.ts")!.content).toContain(`mcp-gen --revision ${revision} --auth\``);
-      expect(withAuth.map((f) => f.path).filter((p) => !files.some((f) => f.path === p))).toEqual(files.some((f) => f.path === "client.ts") ? ["runtime/oauth-client.ts", "runtime/jwt-verifier.ts"] : []);
+      expect(withAuth.find((f) => f.path === "types.ts")!.content).toContain(
+        `mcp-gen --revision ${revision} --auth\``,
+      );
+      expect(withAuth.map((f) => f.path).filter((p) => !files.some((f) => f.path === p))).toEqual(
+        files.some((f) => f.path === "client.ts")
+          ? ["runtime/oauth-client.ts", "runtime/jwt-verifier.ts"]
+          : [],
+      );
     });
 
     it("starts every file with a header naming the revision, the schema's sha256 and the generator version", () => {
       const sha = loadModel(schemaFile(revision), { revision }).source.sha256;
       for (const file of filesUnder(generatedDir(revision)).filter((f) => f.endsWith(".ts"))) {
-        const head = readFileSync(join(generatedDir(revision), file), "utf8").split("\n").slice(0, 3).join("\n");
+        const head = readFileSync(join(generatedDir(revision), file), "utf8")
+          .split("\n")
+          .slice(0, 3)
+          .join("\n");
         expect(head, file).toContain(`mcp-gen ${version}`);
         expect(head, file).toContain(`revision ${revision}`);
         expect(head, file).toContain(sha);
@@ -70,15 +89,19 @@ describe("generated output", () => {
       expect(index).toContain('export * from "./types.js"');
       expect(index).toContain('export * from "./validators.js"');
       expect(index).toContain('export * from "./server.js"');
-      if (existsSync(join(generatedDir(revision), "client.ts"))) expect(index).toContain('export * as client from "./client.js"');
+      if (existsSync(join(generatedDir(revision), "client.ts")))
+        expect(index).toContain('export * as client from "./client.js"');
     });
   });
 });
 
 describe("the runtime's sources", () => {
   // renderRevision copies them without running prettier, which is sound only while they are formatted.
-  it.each(readdirSync(join(ROOT, "templates", "runtime")).filter((f) => f.endsWith(".ts")))("%s is prettier-formatted (npm run format)", async (file) => {
-    const content = `// header\n\n${readFileSync(join(ROOT, "templates", "runtime", file), "utf8")}`;
-    expect(await format(content)).toBe(content);
-  });
+  it.each(readdirSync(join(ROOT, "templates", "runtime")).filter((f) => f.endsWith(".ts")))(
+    "%s is prettier-formatted (npm run format)",
+    async (file) => {
+      const content = `// header\n\n${readFileSync(join(ROOT, "templates", "runtime", file), "utf8")}`;
+      expect(await format(content)).toBe(content);
+    },
+  );
 });

@@ -26,12 +26,24 @@ let served: string[];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-consumer-"));
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8" })) as Array<{ filename: string }>;
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }),
+  ) as Array<{ filename: string }>;
   consumer = join(work, "app");
   mkdirSync(consumer);
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "app", private: true, type: "module" }),
+  );
   // Dependencies come from npm's cache where it has them (CI's npm ci filled it).
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, packed[0]!.filename)], { cwd: consumer, stdio: "ignore" });
+  execFileSync(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", join(work, packed[0]!.filename)],
+    { cwd: consumer, stdio: "ignore" },
+  );
 
   host = await rawHost(SPEC_DIR);
   base = host.base;
@@ -45,14 +57,26 @@ afterAll(async () => {
 
 /** `npx mcp-gen …` in the consumer project: no spec folder, the stand-in host, a private cache. */
 async function mcpGen(...args: string[]): Promise<{ code: number; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, MCP_SPEC_BASE_URL: base, MCP_GEN_CACHE_DIR: join(work, "cache"), npm_config_offline: "true" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MCP_SPEC_BASE_URL: base,
+    MCP_GEN_CACHE_DIR: join(work, "cache"),
+    npm_config_offline: "true",
+  };
   delete env.MCP_SPEC_DIR;
   try {
-    const { stderr } = await run("npx", ["mcp-gen", ...args], { cwd: consumer, env, encoding: "utf8" });
+    const { stderr } = await run("npx", ["mcp-gen", ...args], {
+      cwd: consumer,
+      env,
+      encoding: "utf8",
+    });
     return { code: 0, stderr };
   } catch (e) {
     const error = e as { code?: number; stderr?: string };
-    return { code: typeof error.code === "number" ? error.code : -1, stderr: error.stderr ?? String(e) };
+    return {
+      code: typeof error.code === "number" ? error.code : -1,
+      stderr: error.stderr ?? String(e),
+    };
   }
 }
 
@@ -61,12 +85,22 @@ describe("the packed package in an empty project", () => {
     const pin = readRevisions().revisions[REVISION]!;
     const first = await mcpGen("--revision", REVISION);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain(`fetching pinned revision ${REVISION} from ${base}/${pin.commit}/schema/${REVISION}/`);
+    expect(first.stderr).toContain(
+      `fetching pinned revision ${REVISION} from ${base}/${pin.commit}/schema/${REVISION}/`,
+    );
     expect(first.stderr).toMatch(/schema from fetched/);
-    expect(served.sort()).toEqual(Object.keys(pin.files).map((p) => `/${pin.commit}/schema/${REVISION}/${p}`).sort());
-    expect(JSON.parse(readFileSync(join(work, "cache", "spec", REVISION, ".mcp-gen-pin.json"), "utf8"))).toMatchObject({ commit: pin.commit });
+    expect(served.sort()).toEqual(
+      Object.keys(pin.files)
+        .map((p) => `/${pin.commit}/schema/${REVISION}/${p}`)
+        .sort(),
+    );
+    expect(
+      JSON.parse(readFileSync(join(work, "cache", "spec", REVISION, ".mcp-gen-pin.json"), "utf8")),
+    ).toMatchObject({ commit: pin.commit });
     const out = join(consumer, "generated", REVISION);
-    expect(readFileSync(join(out, "README.md"), "utf8")).toContain(`pinned at upstream commit \`${pin.commit}\``);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain(
+      `pinned at upstream commit \`${pin.commit}\``,
+    );
 
     const requests = served.length;
     const second = await mcpGen("--revision", REVISION);
@@ -75,10 +109,15 @@ describe("the packed package in an empty project", () => {
     expect(served.length).toBe(requests);
 
     expect((await mcpGen("--revision", REVISION, "--check")).code).toBe(0);
-    writeFileSync(join(out, "types.ts"), `${readFileSync(join(out, "types.ts"), "utf8")}// edited\n`);
+    writeFileSync(
+      join(out, "types.ts"),
+      `${readFileSync(join(out, "types.ts"), "utf8")}// edited\n`,
+    );
     const check = await mcpGen("--revision", REVISION, "--check");
     expect(check.code).toBe(1);
-    expect(check.stderr).toBe(`mcp-gen: --check: 1 file would change: generated/${REVISION}/types.ts (changed)\n`);
+    expect(check.stderr).toBe(
+      `mcp-gen: --check: 1 file would change: generated/${REVISION}/types.ts (changed)\n`,
+    );
   });
 
   it("exports a typed library API: generate, loadModel, diff, deprecations and the IR types", async () => {
@@ -92,14 +131,27 @@ const result: GenerateResult = await generate({ revision: "${REVISION}", specDir
 console.log(JSON.stringify({ methods: model.methods.length, changes: changes.length, breaking: changes.some((c) => isBreaking(c.severity)), deprecations: deprecations(model).length, pending: result.changes.length }));
 `,
     );
-    const checked = tsc(consumer, { compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: false, outDir: "js" }, files: ["use.ts"] });
-    expect(checked.status, checked.output).toBe(0);
-    const { stdout } = await run(process.execPath, [join(consumer, "js", "use.js"), join(SPEC_DIR, REVISION, "schema.ts"), SPEC_DIR], {
-      cwd: consumer,
-      env: { ...process.env, MCP_GEN_CACHE_DIR: join(work, "cache") },
-      encoding: "utf8",
+    const checked = tsc(consumer, {
+      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: false, outDir: "js" },
+      files: ["use.ts"],
     });
-    const summary = JSON.parse(stdout) as { methods: number; changes: number; breaking: boolean; deprecations: number; pending: number };
+    expect(checked.status, checked.output).toBe(0);
+    const { stdout } = await run(
+      process.execPath,
+      [join(consumer, "js", "use.js"), join(SPEC_DIR, REVISION, "schema.ts"), SPEC_DIR],
+      {
+        cwd: consumer,
+        env: { ...process.env, MCP_GEN_CACHE_DIR: join(work, "cache") },
+        encoding: "utf8",
+      },
+    );
+    const summary = JSON.parse(stdout) as {
+      methods: number;
+      changes: number;
+      breaking: boolean;
+      deprecations: number;
+      pending: number;
+    };
     expect(summary.methods).toBeGreaterThan(10);
     expect(summary).toMatchObject({ changes: 0, breaking: false });
     expect(summary.deprecations).toBeGreaterThan(0);
@@ -107,9 +159,16 @@ console.log(JSON.stringify({ methods: model.methods.length, changes: changes.len
   });
 
   it("ships source maps that carry their sources", () => {
-    const map = JSON.parse(readFileSync(join(consumer, "node_modules", "mcp-gen", "dist", "generator", "api.js.map"), "utf8")) as { sources: string[]; sourcesContent?: string[] };
+    const map = JSON.parse(
+      readFileSync(
+        join(consumer, "node_modules", "mcp-gen", "dist", "generator", "api.js.map"),
+        "utf8",
+      ),
+    ) as { sources: string[]; sourcesContent?: string[] };
     expect(map.sourcesContent).toHaveLength(map.sources.length);
     expect(map.sourcesContent![0]).toBe(readFileSync(join(ROOT, "generator", "api.ts"), "utf8"));
-    expect(existsSync(join(consumer, "node_modules", "mcp-gen", "dist", "generator", "api.d.ts"))).toBe(true);
+    expect(
+      existsSync(join(consumer, "node_modules", "mcp-gen", "dist", "generator", "api.d.ts")),
+    ).toBe(true);
   });
 });

@@ -12,8 +12,7 @@ import { isByte, isDateTime, isUri, isUriTemplate } from "../templates/runtime/f
 
 type AjvCtor = typeof AjvModule.default;
 type AddFormats = typeof addFormatsModule.default;
-const interop = <T>(m: unknown): T =>
-  ((m as { default?: unknown }).default ?? m) as T;
+const interop = <T>(m: unknown): T => ((m as { default?: unknown }).default ?? m) as T;
 const Ajv = interop<AjvCtor>(AjvModule);
 const addFormats = interop<AddFormats>(addFormatsModule);
 
@@ -312,9 +311,15 @@ const biased = (
 /** Concatenations of fragments (any mix) interleaved with noise. */
 const soup = (fragments: readonly string[], maxLength = 16): fc.Arbitrary<string> =>
   fc
-    .array(fc.oneof({ arbitrary: fc.constantFrom(...fragments), weight: 8 }, { arbitrary: noise, weight: 1 }), {
-      maxLength,
-    })
+    .array(
+      fc.oneof(
+        { arbitrary: fc.constantFrom(...fragments), weight: 8 },
+        { arbitrary: noise, weight: 1 },
+      ),
+      {
+        maxLength,
+      },
+    )
     .map((parts) => parts.join(""));
 
 /** Either the value itself or the value with one random splice applied. */
@@ -349,11 +354,17 @@ const decOctet = fc.oneof(
   { arbitrary: fc.constantFrom("", "0000", "00", "1a", "2555"), weight: 1 },
 );
 const ipv4 = fc
-  .oneof({ arbitrary: fc.constant(4), weight: 8 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 })
+  .oneof(
+    { arbitrary: fc.constant(4), weight: 8 },
+    { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 },
+  )
   .chain((n) => fc.array(decOctet, { minLength: n, maxLength: n }))
   .map((a) => a.join("."));
 /** IPv4 tail or nothing. */
-const ipv6Tail = fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: ipv4, weight: 1 });
+const ipv6Tail = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 2 },
+  { arbitrary: ipv4, weight: 1 },
+);
 /**
  * IPv6-ish, compressed form: `before` groups, "::" (mostly) and `after`
  * groups, optionally ending in an IPv4 tail. Around the 7-group limit.
@@ -361,49 +372,196 @@ const ipv6Tail = fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitra
 const ipv6Compressed = fc
   .tuple(
     fc.array(h16, { maxLength: 5 }),
-    fc.oneof({ arbitrary: fc.constant("::"), weight: 8 }, { arbitrary: fc.constantFrom(":::", "::::", ":"), weight: 1 }),
+    fc.oneof(
+      { arbitrary: fc.constant("::"), weight: 8 },
+      { arbitrary: fc.constantFrom(":::", "::::", ":"), weight: 1 },
+    ),
     fc.array(h16, { maxLength: 5 }),
     ipv6Tail,
   )
-  .map(([before, sep, after, tail]) => before.join(":") + sep + (tail === null ? after : [...after, tail]).join(":"));
+  .map(
+    ([before, sep, after, tail]) =>
+      before.join(":") + sep + (tail === null ? after : [...after, tail]).join(":"),
+  );
 /** IPv6-ish, uncompressed form: mostly 8 groups (an IPv4 tail counts as 2). */
-const ipv6Full = fc
-  .tuple(fc.constantFrom(8, 8, 8, 7, 9), ipv6Tail)
-  .chain(([n, tail]) => {
-    const groups = tail === null ? n : n - 2;
-    return fc
-      .array(h16, { minLength: groups, maxLength: groups })
-      .map((g) => (tail === null ? g : [...g, tail]).join(":"));
-  });
+const ipv6Full = fc.tuple(fc.constantFrom(8, 8, 8, 7, 9), ipv6Tail).chain(([n, tail]) => {
+  const groups = tail === null ? n : n - 2;
+  return fc
+    .array(h16, { minLength: groups, maxLength: groups })
+    .map((g) => (tail === null ? g : [...g, tail]).join(":"));
+});
 const ipv6ish = fc.oneof(ipv6Compressed, ipv6Full);
 const ipvFuture = fc
   .tuple(
     fc.constantFrom("v", "V", "v", "V", "", "w"),
     fc.string({ unit: hexChar, maxLength: 3 }),
     fc.constantFrom(".", ".", ".", ""),
-    biased(["a", "Z", "0", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":"], ["/", "@", "[", "]", "%41", "%"], { maxLength: 5 }),
+    biased(
+      [
+        "a",
+        "Z",
+        "0",
+        "-",
+        ".",
+        "_",
+        "~",
+        "!",
+        "$",
+        "&",
+        "'",
+        "(",
+        ")",
+        "*",
+        "+",
+        ",",
+        ";",
+        "=",
+        ":",
+      ],
+      ["/", "@", "[", "]", "%41", "%"],
+      { maxLength: 5 },
+    ),
   )
   .map((p) => p.join(""));
 
 const uriFragments = [
-  "http", "a", "A+b.-", "1a", "x", ":", "//", "/", "/", "[", "]", "::", ":", "v1.", "V", "f", "0", "1", "12",
-  "255", "256", "01", "001", "1.2.3.4", ".", "%", "%4", "%4F", "%zz", "%c3%A9", "@", "?", "#", ":80", "ffff",
-  "::ffff:", "1:2:3:4:5:6:7:8", "a:b", "~", "-", "_", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=",
-  '"', "<", ">", "\\", "^", "`", "{", "}", "|", " ", "\n", "\r", "\t", "é", "\u2028", "\u017f", "\u212a", "\ud800",
-  "\x7f", "\x00",
+  "http",
+  "a",
+  "A+b.-",
+  "1a",
+  "x",
+  ":",
+  "//",
+  "/",
+  "/",
+  "[",
+  "]",
+  "::",
+  ":",
+  "v1.",
+  "V",
+  "f",
+  "0",
+  "1",
+  "12",
+  "255",
+  "256",
+  "01",
+  "001",
+  "1.2.3.4",
+  ".",
+  "%",
+  "%4",
+  "%4F",
+  "%zz",
+  "%c3%A9",
+  "@",
+  "?",
+  "#",
+  ":80",
+  "ffff",
+  "::ffff:",
+  "1:2:3:4:5:6:7:8",
+  "a:b",
+  "~",
+  "-",
+  "_",
+  "!",
+  "$",
+  "&",
+  "'",
+  "(",
+  ")",
+  "*",
+  "+",
+  ",",
+  ";",
+  "=",
+  '"',
+  "<",
+  ">",
+  "\\",
+  "^",
+  "`",
+  "{",
+  "}",
+  "|",
+  " ",
+  "\n",
+  "\r",
+  "\t",
+  "é",
+  "\u2028",
+  "\u017f",
+  "\u212a",
+  "\ud800",
+  "\x7f",
+  "\x00",
 ] as const;
-const uriBad = ["[", "]", "%", "%4", "%zz", " ", "\n", '"', "<", ">", "\\", "^", "`", "{", "}", "|", "é", "#"];
-const pcharGood = ["a", "Z", "0", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":", "@", "%41", "%c3%A9"];
+const uriBad = [
+  "[",
+  "]",
+  "%",
+  "%4",
+  "%zz",
+  " ",
+  "\n",
+  '"',
+  "<",
+  ">",
+  "\\",
+  "^",
+  "`",
+  "{",
+  "}",
+  "|",
+  "é",
+  "#",
+];
+const pcharGood = [
+  "a",
+  "Z",
+  "0",
+  "-",
+  ".",
+  "_",
+  "~",
+  "!",
+  "$",
+  "&",
+  "'",
+  "(",
+  ")",
+  "*",
+  "+",
+  ",",
+  ";",
+  "=",
+  ":",
+  "@",
+  "%41",
+  "%c3%A9",
+];
 
 const scheme = fc.oneof(
   { arbitrary: fc.constantFrom("http", "HTTPS", "a", "urn", "a+b-c.d", "z9", "Z-"), weight: 12 },
   { arbitrary: fc.constantFrom("", "1a", "+a", "a b", "\u017f", "\u212a"), weight: 1 },
 );
 const uriSoup = fc
-  .tuple(fc.oneof(scheme.map((s) => `${s}:`), fc.constant("")), soup(uriFragments))
+  .tuple(
+    fc.oneof(
+      scheme.map((s) => `${s}:`),
+      fc.constant(""),
+    ),
+    soup(uriFragments),
+  )
   .map(([s, rest]) => s + rest);
 const host = fc.oneof(
-  biased(["example", ".", "com", "%41", "-", "1", "!", "~", "_", "EX"], ["%", "[", "]", ":", "@", "é", " "], { maxLength: 4 }),
+  biased(
+    ["example", ".", "com", "%41", "-", "1", "!", "~", "_", "EX"],
+    ["%", "[", "]", ":", "@", "é", " "],
+    { maxLength: 4 },
+  ),
   ipv4,
   ipv6ish.map((s) => `[${s}]`),
   ipvFuture.map((s) => `[${s}]`),
@@ -418,12 +576,32 @@ const structuredUri = mutate(
         { arbitrary: fc.constantFrom(":", ":/", "://", "://", "://", ":///"), weight: 12 },
         { arbitrary: fc.constantFrom("", "::", ":\\\\"), weight: 1 },
       ),
-      opt(biased([...pcharGood.filter((c) => c !== "@")], uriBad.concat("@", "/"), { maxLength: 3 }).map((u) => `${u}@`), 3),
+      opt(
+        biased([...pcharGood.filter((c) => c !== "@")], uriBad.concat("@", "/"), {
+          maxLength: 3,
+        }).map((u) => `${u}@`),
+        3,
+      ),
       host,
-      opt(fc.oneof(fc.nat({ max: 70000 }).map(String), fc.constant(""), biased(["1", "a", ":"], ["@", "/"], { maxLength: 2 })).map((p) => `:${p}`), 3),
+      opt(
+        fc
+          .oneof(
+            fc.nat({ max: 70000 }).map(String),
+            fc.constant(""),
+            biased(["1", "a", ":"], ["@", "/"], { maxLength: 2 }),
+          )
+          .map((p) => `:${p}`),
+        3,
+      ),
       pathArb,
-      opt(queryArb.map((q) => `?${q}`), 3),
-      opt(queryArb.map((f) => `#${f}`), 3),
+      opt(
+        queryArb.map((q) => `?${q}`),
+        3,
+      ),
+      opt(
+        queryArb.map((f) => `#${f}`),
+        3,
+      ),
     )
     .map((parts) => parts.join("")),
   uriFragments,
@@ -434,7 +612,11 @@ const ipLiteralUri = fc
       { arbitrary: fc.constantFrom("http://", "HTTP://", "a:/", "x://u@"), weight: 8 }, // "a:/[" is the single-slash quirk
       { arbitrary: fc.constantFrom("a:", "h:///", "h:////", "//"), weight: 1 },
     ),
-    fc.oneof({ arbitrary: ipv6ish, weight: 6 }, { arbitrary: ipvFuture, weight: 2 }, { arbitrary: fc.ipV6(), weight: 2 }),
+    fc.oneof(
+      { arbitrary: ipv6ish, weight: 6 },
+      { arbitrary: ipvFuture, weight: 2 },
+      { arbitrary: fc.ipV6(), weight: 2 },
+    ),
     fc.oneof(
       { arbitrary: fc.constantFrom("]", "]:80", "]:", "]:123456", "]/p", "]?q#f"), weight: 8 },
       { arbitrary: fc.constantFrom("", "]x", "]]", "]@", ":80", "]:8a"), weight: 1 },
@@ -445,15 +627,84 @@ const ipLiteralUri = fc
 // ---- uri-template -----------------------------------------------------------
 
 const templateFragments = [
-  "{", "}", "{", "}", "a", "Z", "_", "0", "9", "%", "%4", "%4F", "%zz", ":", ":1", ":0", ":10000", ":9999", "*", ",",
-  ".", "/", ";", "?", "&", "=", "!", "@", "|", "+", "#", "{a}", "{+a,b*}", "{?x,y:3}", "'", '"', "<", ">", "\\", "^",
-  "`", " ", "\n", "é", "\x7f", "\x00", "\x1f", "\ud800", "\ufffe", "~", "-", "$", "(", ")", "[", "]",
+  "{",
+  "}",
+  "{",
+  "}",
+  "a",
+  "Z",
+  "_",
+  "0",
+  "9",
+  "%",
+  "%4",
+  "%4F",
+  "%zz",
+  ":",
+  ":1",
+  ":0",
+  ":10000",
+  ":9999",
+  "*",
+  ",",
+  ".",
+  "/",
+  ";",
+  "?",
+  "&",
+  "=",
+  "!",
+  "@",
+  "|",
+  "+",
+  "#",
+  "{a}",
+  "{+a,b*}",
+  "{?x,y:3}",
+  "'",
+  '"',
+  "<",
+  ">",
+  "\\",
+  "^",
+  "`",
+  " ",
+  "\n",
+  "é",
+  "\x7f",
+  "\x00",
+  "\x1f",
+  "\ud800",
+  "\ufffe",
+  "~",
+  "-",
+  "$",
+  "(",
+  ")",
+  "[",
+  "]",
 ] as const;
 const templateSoup = soup(templateFragments);
 const varname = fc.oneof(
-  { arbitrary: biased(["a", "Z", "_", "0", "9", "%41", "%e9"], [".", "-", " ", "é", "%4", "%zz", "{"], { minLength: 1, maxLength: 4 }), weight: 3 },
+  {
+    arbitrary: biased(
+      ["a", "Z", "_", "0", "9", "%41", "%e9"],
+      [".", "-", " ", "é", "%4", "%zz", "{"],
+      { minLength: 1, maxLength: 4 },
+    ),
+    weight: 3,
+  },
   // RFC 6570 dotted names (rejected by ajv-formats)
-  { arbitrary: fc.tuple(fc.constantFrom("a", "b_1", "%41"), fc.constantFrom(".", "..", ""), fc.constantFrom("c", "D", "%42", "")).map((p) => p.join("")), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("a", "b_1", "%41"),
+        fc.constantFrom(".", "..", ""),
+        fc.constantFrom("c", "D", "%42", ""),
+      )
+      .map((p) => p.join("")),
+    weight: 1,
+  },
 );
 const modifier = fc.oneof(
   { arbitrary: fc.constantFrom("", "", "*", ":1", ":12", ":999", ":9999"), weight: 6 },
@@ -462,17 +713,53 @@ const modifier = fc.oneof(
 const varspec = fc.tuple(varname, modifier).map(([n, m]) => n + m);
 const expression = fc
   .tuple(
-    fc.oneof({ arbitrary: fc.constant("{"), weight: 12 }, { arbitrary: fc.constantFrom("", "{{"), weight: 1 }),
+    fc.oneof(
+      { arbitrary: fc.constant("{"), weight: 12 },
+      { arbitrary: fc.constantFrom("", "{{"), weight: 1 },
+    ),
     fc.oneof(
       { arbitrary: fc.constantFrom("", "", "", ...[..."+#./;?&=,!@|"]), weight: 12 },
       { arbitrary: fc.constantFrom("$", "-", "{", "}", "++", " "), weight: 1 },
     ),
     fc.array(varspec, { minLength: 1, maxLength: 4 }).map((specs) => specs.join(",")),
-    fc.oneof({ arbitrary: fc.constant("}"), weight: 12 }, { arbitrary: fc.constantFrom("", "}}", ",}"), weight: 1 }),
+    fc.oneof(
+      { arbitrary: fc.constant("}"), weight: 12 },
+      { arbitrary: fc.constantFrom("", "}}", ",}"), weight: 1 },
+    ),
   )
   .map((parts) => parts.join(""));
 const templateLiterals = biased(
-  ["a", "/", "http://example.com", "~", "-", ".", "!", "#", "$", "&", "(", ")", "*", "+", ",", ":", ";", "=", "?", "@", "[", "]", "_", "%41", "%c3%a9", "\x7f", "é", "\ud800", "\ufffe"],
+  [
+    "a",
+    "/",
+    "http://example.com",
+    "~",
+    "-",
+    ".",
+    "!",
+    "#",
+    "$",
+    "&",
+    "(",
+    ")",
+    "*",
+    "+",
+    ",",
+    ":",
+    ";",
+    "=",
+    "?",
+    "@",
+    "[",
+    "]",
+    "_",
+    "%41",
+    "%c3%a9",
+    "\x7f",
+    "é",
+    "\ud800",
+    "\ufffe",
+  ],
   ["%", "%4", "%zz", " ", "\n", "\x00", "\x1f", '"', "'", "<", ">", "\\", "^", "`", "{", "|", "}"],
   { maxLength: 4 },
 );
@@ -484,8 +771,34 @@ const structuredTemplate = mutate(
 // ---- byte -----------------------------------------------------------------
 
 const base64Fragments = [
-  "AAAA", "QQ==", "QUI=", "Q", "QQ", "QUJ", "=", "==", "+", "/", "-", "_", "\n", "\r", "\r\n", "\u2028", "\u2029",
-  "\u0085", " ", "!", "a", "Zz09", "\x00", "é", "AA=A", "===", "abcd", "\t",
+  "AAAA",
+  "QQ==",
+  "QUI=",
+  "Q",
+  "QQ",
+  "QUJ",
+  "=",
+  "==",
+  "+",
+  "/",
+  "-",
+  "_",
+  "\n",
+  "\r",
+  "\r\n",
+  "\u2028",
+  "\u2029",
+  "\u0085",
+  " ",
+  "!",
+  "a",
+  "Zz09",
+  "\x00",
+  "é",
+  "AA=A",
+  "===",
+  "abcd",
+  "\t",
 ] as const;
 const base64Soup = soup(base64Fragments);
 const realBase64 = fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b).toString("base64"));
@@ -501,7 +814,10 @@ const structuredBase64 = fc.oneof(
   // several lines: exercises the per-line acceptance
   mutate(
     fc
-      .tuple(fc.array(base64Line, { minLength: 2, maxLength: 4 }), fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", " "))
+      .tuple(
+        fc.array(base64Line, { minLength: 2, maxLength: 4 }),
+        fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", " "),
+      )
       .map(([lines, sep]) => lines.join(sep)),
     base64Fragments,
   ),
@@ -524,7 +840,11 @@ describe("uri: agrees with ajv-formats", () => {
   it("on fast-check web URLs and arbitrary strings", () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })),
+        fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: anyCodeUnit }),
+        ),
         agree(isUri, ajvUri),
       ),
       { numRuns: RUNS },
@@ -537,11 +857,16 @@ describe("uri-template: agrees with ajv-formats", () => {
     fc.assert(fc.property(templateSoup, agree(isUriTemplate, ajvUriTemplate)), { numRuns: RUNS });
   });
   it("on structured (literal/expression) strings", () => {
-    fc.assert(fc.property(structuredTemplate, agree(isUriTemplate, ajvUriTemplate)), { numRuns: RUNS });
+    fc.assert(fc.property(structuredTemplate, agree(isUriTemplate, ajvUriTemplate)), {
+      numRuns: RUNS,
+    });
   });
   it("on arbitrary strings", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })), agree(isUriTemplate, ajvUriTemplate)),
+      fc.property(
+        fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })),
+        agree(isUriTemplate, ajvUriTemplate),
+      ),
       { numRuns: RUNS },
     );
   });
@@ -556,7 +881,10 @@ describe("byte: agrees with ajv-formats", () => {
   });
   it("on arbitrary strings", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })), agree(isByte, ajvByte)),
+      fc.property(
+        fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: anyCodeUnit })),
+        agree(isByte, ajvByte),
+      ),
       { numRuns: RUNS },
     );
   });
@@ -569,7 +897,11 @@ const dateTimeLike = fc
     fc.integer({ min: 0, max: 13 }),
     fc.integer({ min: 0, max: 32 }),
     fc.constantFrom("T", "t", " ", "\u2028", "x", "TT"),
-    fc.tuple(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 })),
+    fc.tuple(
+      fc.integer({ min: 0, max: 25 }),
+      fc.integer({ min: 0, max: 61 }),
+      fc.integer({ min: 0, max: 61 }),
+    ),
     fc.constantFrom("", ".5", ".123456", "."),
     fc.constantFrom("Z", "z", "", "+01:00", "-05:00", "+0530", "+01", "+24:00", "-00:60", "+1:00"),
     fc.oneof(fc.constant(""), anyCodeUnit),
@@ -584,7 +916,9 @@ describe("date-time: agrees with ajv-formats", () => {
     fc.assert(fc.property(dateTimeLike, agree(isDateTime, ajvDateTime)), { numRuns: RUNS });
   });
   it("on arbitrary strings", () => {
-    fc.assert(fc.property(fc.string({ unit: anyCodeUnit }), agree(isDateTime, ajvDateTime)), { numRuns: RUNS });
+    fc.assert(fc.property(fc.string({ unit: anyCodeUnit }), agree(isDateTime, ajvDateTime)), {
+      numRuns: RUNS,
+    });
   });
 });
 

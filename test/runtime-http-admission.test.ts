@@ -6,7 +6,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { connect as netConnect, type Socket } from "node:net";
 import { request as httpRequest } from "node:http";
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "../templates/runtime/http.js";
+import {
+  serveHttp,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+} from "../templates/runtime/http.js";
 import { success } from "../templates/runtime/jsonrpc.js";
 import type { JsonRpcRequest } from "../templates/runtime/jsonrpc.js";
 import type { MessageHandler, Outcome } from "../templates/runtime/transport.js";
@@ -38,7 +42,10 @@ afterEach(async () => {
   handle = undefined;
 });
 
-async function serve(handler: MessageHandler, options: Omit<ServeHttpOptions, "port"> = {}): Promise<HttpServerHandle> {
+async function serve(
+  handler: MessageHandler,
+  options: Omit<ServeHttpOptions, "port"> = {},
+): Promise<HttpServerHandle> {
   handle = await serveHttp(handler, { port: 0, ...options });
   return handle;
 }
@@ -49,16 +56,31 @@ interface Answer {
   body: string;
 }
 
-function post(url: string, body: string, headers: Record<string, string> = {}, agent?: boolean): Promise<Answer> {
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+  agent?: boolean,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method: "POST", agent: agent === false ? false : undefined, headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers } },
+      {
+        method: "POST",
+        agent: agent === false ? false : undefined,
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        );
       },
     );
     req.on("error", reject);
@@ -66,10 +88,12 @@ function post(url: string, body: string, headers: Record<string, string> = {}, a
   });
 }
 
-const message = (id: number, method = "ping", pad = 0) => JSON.stringify({ jsonrpc: "2.0", id, method, params: pad > 0 ? { pad: "x".repeat(pad) } : {} });
+const message = (id: number, method = "ping", pad = 0) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params: pad > 0 ? { pad: "x".repeat(pad) } : {} });
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < 1000 && !condition(); i++)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   if (!condition()) throw new Error(`timed out waiting for ${what}`);
 }
 
@@ -84,7 +108,10 @@ describe("HTTP admission control", () => {
     expect(refused.headers["retry-after"]).toBe("7");
     expect(JSON.parse(refused.body)).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32000, message: "Server busy: the server has too many requests in flight; retry later" },
+      error: {
+        code: -32000,
+        message: "Server busy: the server has too many requests in flight; retry later",
+      },
     });
     expect(handler.seen).toBe(2);
     handler.release();
@@ -122,12 +149,21 @@ describe("HTTP admission control", () => {
     const handler = new GatedHandler();
     const { url } = await serve(handler, { maxBytesInFlight: 4096 });
     const answer = await new Promise<Answer>((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      });
+      const req = httpRequest(
+        url,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+          );
+        },
+      );
       req.on("error", reject);
       req.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`);
       for (let i = 0; i < 4; i++) req.write("x".repeat(2048));
@@ -139,7 +175,9 @@ describe("HTTP admission control", () => {
   });
 
   it("rejects limits that are not positive integers", async () => {
-    await expect(serve(new GatedHandler(), { maxBytesInFlight: -1 })).rejects.toThrow(/maxBytesInFlight must be a positive integer/);
+    await expect(serve(new GatedHandler(), { maxBytesInFlight: -1 })).rejects.toThrow(
+      /maxBytesInFlight must be a positive integer/,
+    );
   });
 });
 
@@ -149,7 +187,10 @@ describe("rejected requests do not read their bodies", () => {
    * server reads; resolves with the status line and how many MiB were written before the server
    * closed the connection (the loop stops at 64 MiB).
    */
-  function upload(port: number, head: string): Promise<{ statusLine: string; closedAfterMiB: number }> {
+  function upload(
+    port: number,
+    head: string,
+  ): Promise<{ statusLine: string; closedAfterMiB: number }> {
     return new Promise((resolve) => {
       const socket: Socket = netConnect(port, "127.0.0.1");
       let received = "";
@@ -181,16 +222,34 @@ describe("rejected requests do not read their bodies", () => {
   }
 
   const cases = [
-    { status: 403, head: (port: number) => `POST /mcp HTTP/1.1\r\nHost: evil.example:${port}\r\nContent-Type: application/json\r\n` },
-    { status: 404, head: (port: number) => `POST /elsewhere HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n` },
-    { status: 415, head: (port: number) => `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: text/plain\r\n` },
-    { status: 413, head: (port: number) => `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n` },
+    {
+      status: 403,
+      head: (port: number) =>
+        `POST /mcp HTTP/1.1\r\nHost: evil.example:${port}\r\nContent-Type: application/json\r\n`,
+    },
+    {
+      status: 404,
+      head: (port: number) =>
+        `POST /elsewhere HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n`,
+    },
+    {
+      status: 415,
+      head: (port: number) =>
+        `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: text/plain\r\n`,
+    },
+    {
+      status: 413,
+      head: (port: number) =>
+        `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\n`,
+    },
   ];
   for (const { status, head } of cases) {
     it(`${status}: answered at once with Connection: close, and the connection closes long before 64 MiB`, async () => {
       const { port } = await serve(new GatedHandler());
       const result = await upload(port, head(port));
-      expect(result.statusLine).toBe(`HTTP/1.1 ${status} ${{ 403: "Forbidden", 404: "Not Found", 415: "Unsupported Media Type", 413: "Payload Too Large" }[status]}`);
+      expect(result.statusLine).toBe(
+        `HTTP/1.1 ${status} ${{ 403: "Forbidden", 404: "Not Found", 415: "Unsupported Media Type", 413: "Payload Too Large" }[status]}`,
+      );
       expect(result.closedAfterMiB).toBeLessThan(64);
     });
   }
@@ -200,7 +259,9 @@ describe("rejected requests do not read their bodies", () => {
     const answer = await new Promise<Answer>((resolve, reject) => {
       const req = httpRequest(url, { method: "GET" }, (res) => {
         res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: "" }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: "" }),
+        );
       });
       req.on("error", reject);
       req.end();
@@ -214,18 +275,30 @@ describe("Origin checking is independent of allowedHosts", () => {
   it('allowedHosts ["*"] accepts any Host, but a foreign Origin is still refused', async () => {
     const { url, port } = await serve(new GatedHandler(), { allowedHosts: ["*"] });
     expect((await post(url, message(1), { Host: `anything.example:${port}` })).status).toBe(200);
-    const foreign = await post(url, message(2), { Host: `anything.example:${port}`, Origin: "https://evil.example" });
+    const foreign = await post(url, message(2), {
+      Host: `anything.example:${port}`,
+      Origin: "https://evil.example",
+    });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body).error.message).toBe("Forbidden: Origin header not allowed");
     expect((await post(url, message(3), { Origin: `http://localhost:${port}` })).status).toBe(200);
   });
 
-  it("named hosts are the default origins; allowedOrigins [\"*\"] opens them explicitly", async () => {
+  it('named hosts are the default origins; allowedOrigins ["*"] opens them explicitly', async () => {
     const named = await serve(new GatedHandler(), { allowedHosts: ["app.example"] });
-    expect((await post(named.url, message(1), { Host: "app.example", Origin: "https://app.example" })).status).toBe(200);
-    expect((await post(named.url, message(2), { Host: "app.example", Origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await post(named.url, message(1), { Host: "app.example", Origin: "https://app.example" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await post(named.url, message(2), { Host: "app.example", Origin: "https://evil.example" }))
+        .status,
+    ).toBe(403);
     await named.close(0);
     const open = await serve(new GatedHandler(), { allowedHosts: ["*"], allowedOrigins: ["*"] });
-    expect((await post(open.url, message(3), { Host: "x.example", Origin: "https://evil.example" })).status).toBe(200);
+    expect(
+      (await post(open.url, message(3), { Host: "x.example", Origin: "https://evil.example" }))
+        .status,
+    ).toBe(200);
   });
 });

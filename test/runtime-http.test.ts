@@ -14,7 +14,8 @@ import type { Delivery, MessageHandler, Outcome } from "../templates/runtime/tra
 
 const VERSION = "2026-07-28";
 const PV = DEFAULT_HEADER_RULES.protocolVersionMetaKey;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean, what: string, ms = 3000): Promise<void> {
@@ -51,17 +52,25 @@ class FakeDispatcher implements MessageHandler {
 
   async handle(message: unknown, delivery: Delivery): Promise<Outcome> {
     this.received.push(message);
-    if (!isRecord(message) || !("method" in message) || !("id" in message)) return { response: null, httpStatus: 202 };
+    if (!isRecord(message) || !("method" in message) || !("id" in message))
+      return { response: null, httpStatus: 202 };
     const id = message["id"] as JsonRpcId;
     const method = message["method"] as string;
     const params = isRecord(message["params"]) ? message["params"] : {};
-    const error = (code: number, text: string, httpStatus: number): Outcome => ({ response: failure(id, { code, message: text }), httpStatus });
+    const error = (code: number, text: string, httpStatus: number): Outcome => ({
+      response: failure(id, { code, message: text }),
+      httpStatus,
+    });
     const meta = params["_meta"];
-    if (!isRecord(meta) || typeof meta[PV] !== "string") return error(ErrorCode.InvalidParams, "Invalid params: _meta", 400);
+    if (!isRecord(meta) || typeof meta[PV] !== "string")
+      return error(ErrorCode.InvalidParams, "Invalid params: _meta", 400);
     const envelope = delivery.checkEnvelope?.({ method, params }) ?? null;
     if (envelope !== null) return { response: failure(id, envelope), httpStatus: 400 };
     if (meta[PV] !== VERSION) return error(-32022, "Unsupported protocol version", 400);
-    const ok = (result: Record<string, unknown>): Outcome => ({ response: success(id, { resultType: "complete", ...result }), httpStatus: 200 });
+    const ok = (result: Record<string, unknown>): Outcome => ({
+      response: success(id, { resultType: "complete", ...result }),
+      httpStatus: 200,
+    });
 
     switch (method) {
       case "server/discover":
@@ -82,13 +91,21 @@ class FakeDispatcher implements MessageHandler {
       case "tools/call":
         return this.callTool(String(params["name"]), meta, delivery, ok, error);
       case "subscriptions/listen":
-        delivery.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { "io.modelcontextprotocol/subscriptionId": id }, notifications: {} } });
+        delivery.notify({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: { "io.modelcontextprotocol/subscriptionId": id }, notifications: {} },
+        });
         return new Promise<Outcome>((resolve) => {
           delivery.signal.addEventListener("abort", () => {
             this.aborted.push(`listen:${String(id)}`);
             resolve({ response: null, httpStatus: 200 });
           });
-          this.listens.push({ id, delivery, end: (response) => resolve({ response, httpStatus: 200 }) });
+          this.listens.push({
+            id,
+            delivery,
+            end: (response) => resolve({ response, httpStatus: 200 }),
+          });
         });
       default:
         return error(ErrorCode.MethodNotFound, "Method not found", 404);
@@ -109,11 +126,19 @@ class FakeDispatcher implements MessageHandler {
       case "progress": {
         const token = meta["progressToken"] ?? "tok";
         for (let i = 1; i <= 3; i++) {
-          delivery.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: i, total: 3, message: `step ${i}\nof 3` } });
+          delivery.notify({
+            jsonrpc: "2.0",
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i, total: 3, message: `step ${i}\nof 3` },
+          });
           await sleep(10);
         }
         setTimeout(() => {
-          delivery.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 4 } });
+          delivery.notify({
+            jsonrpc: "2.0",
+            method: "notifications/progress",
+            params: { progressToken: token, progress: 4 },
+          });
           this.lateNotifies++;
         }, 20);
         return text("done");
@@ -126,12 +151,23 @@ class FakeDispatcher implements MessageHandler {
           });
         });
       case "slow-progress":
-        delivery.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "sp", progress: 1 } });
+        delivery.notify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: "sp", progress: 1 },
+        });
         return new Promise<Outcome>((resolve) => {
           delivery.signal.addEventListener("abort", () => {
             this.aborted.push("slow-progress");
-            delivery.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "sp", progress: 2 } });
-            resolve({ response: success(1, { resultType: "complete", content: [] }), httpStatus: 200 });
+            delivery.notify({
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: "sp", progress: 2 },
+            });
+            resolve({
+              response: success(1, { resultType: "complete", content: [] }),
+              httpStatus: 200,
+            });
           });
         });
       case "throws":
@@ -151,8 +187,20 @@ class FakeDispatcher implements MessageHandler {
 // ---------------------------------------------------------------------------
 
 let nextId = 1;
-function rpc(method: string, params: Record<string, unknown> = {}, id: JsonRpcId = nextId++): Record<string, unknown> {
-  return { jsonrpc: "2.0", id, method, params: { _meta: { [PV]: VERSION, "io.modelcontextprotocol/clientCapabilities": {} }, ...params } };
+function rpc(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: JsonRpcId = nextId++,
+): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      _meta: { [PV]: VERSION, "io.modelcontextprotocol/clientCapabilities": {} },
+      ...params,
+    },
+  };
 }
 
 /** The headers a conforming client sends for `body`. */
@@ -166,16 +214,23 @@ function headersFor(body: Record<string, unknown>): Record<string, string> {
     headers["Mcp-Method"] = body["method"];
     const param = DEFAULT_HEADER_RULES.nameParams[body["method"]];
     const params = body["params"] as Record<string, unknown> | undefined;
-    if (param !== undefined && typeof params?.[param] === "string") headers["Mcp-Name"] = params[param] as string;
+    if (param !== undefined && typeof params?.[param] === "string")
+      headers["Mcp-Name"] = params[param] as string;
   }
   return headers;
 }
 
 /** POSTs `body` with conforming headers, `headers` overriding them (null removes one). */
-function post(url: string, body: Record<string, unknown>, headers: Record<string, string | null> = {}, init: RequestInit = {}): Promise<Response> {
+function post(
+  url: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string | null> = {},
+  init: RequestInit = {},
+): Promise<Response> {
   const merged: Record<string, string> = headersFor(body);
   for (const [name, value] of Object.entries(headers)) {
-    for (const key of Object.keys(merged)) if (key.toLowerCase() === name.toLowerCase()) delete merged[key];
+    for (const key of Object.keys(merged))
+      if (key.toLowerCase() === name.toLowerCase()) delete merged[key];
     if (value !== null) merged[name] = value;
   }
   return fetch(url, { method: "POST", headers: merged, body: JSON.stringify(body), ...init });
@@ -188,22 +243,33 @@ interface RawResponse {
 }
 
 /** node:http request, for what fetch will not send (a foreign Host, header-name casing). */
-function raw(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body?: string }): Promise<RawResponse> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? "POST", headers: options.headers ?? {} }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? "POST", headers: options.headers ?? {} },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
 }
 
 /** Parses a whole SSE body: every `data:` line must be one complete JSON message. */
-function parseSse(text: string): { messages: Array<Record<string, unknown>>; events: string[]; comments: number } {
+function parseSse(text: string): {
+  messages: Array<Record<string, unknown>>;
+  events: string[];
+  comments: number;
+} {
   const messages: Array<Record<string, unknown>> = [];
   const events: string[] = [];
   let comments = 0;
@@ -211,7 +277,8 @@ function parseSse(text: string): { messages: Array<Record<string, unknown>>; eve
     if (line === "") continue;
     if (line.startsWith(":")) comments++;
     else if (line.startsWith("event:")) events.push(line.slice(6).trim());
-    else if (line.startsWith("data:")) messages.push(JSON.parse(line.slice(5).trim()) as Record<string, unknown>);
+    else if (line.startsWith("data:"))
+      messages.push(JSON.parse(line.slice(5).trim()) as Record<string, unknown>);
     else throw new Error(`unexpected SSE line: ${line}`);
   }
   return { messages, events, comments };
@@ -247,7 +314,8 @@ function sseReader(response: Response) {
       for (;;) {
         const line = await nextLine();
         if (line === undefined) return undefined;
-        if (line.startsWith("data:")) return JSON.parse(line.slice(5).trim()) as Record<string, unknown>;
+        if (line.startsWith("data:"))
+          return JSON.parse(line.slice(5).trim()) as Record<string, unknown>;
       }
     },
     cancel: () => reader.cancel(),
@@ -264,7 +332,10 @@ describe("Streamable HTTP transport", () => {
   let url: string;
   const servers: HttpServerHandle[] = [];
 
-  async function start(options: Partial<ServeHttpOptions> = {}, handler: MessageHandler = new FakeDispatcher()): Promise<HttpServerHandle> {
+  async function start(
+    options: Partial<ServeHttpOptions> = {},
+    handler: MessageHandler = new FakeDispatcher(),
+  ): Promise<HttpServerHandle> {
     const handle = await serveHttp(handler, { port: 0, ...options });
     servers.push(handle);
     return handle;
@@ -289,7 +360,10 @@ describe("Streamable HTTP transport", () => {
       const custom = await start({ path: "/custom" });
       expect(custom.url.endsWith("/custom")).toBe(true);
       expect((await post(custom.url, rpc("tools/call", { name: "echo" }))).status).toBe(200);
-      expect((await post(custom.url.replace("/custom", "/mcp"), rpc("tools/call", { name: "echo" }))).status).toBe(404);
+      expect(
+        (await post(custom.url.replace("/custom", "/mcp"), rpc("tools/call", { name: "echo" })))
+          .status,
+      ).toBe(404);
     });
 
     it("close() drops a stream still open after the grace period, aborting it", async () => {
@@ -310,14 +384,23 @@ describe("Streamable HTTP transport", () => {
     it("close() lets streams the dispatcher is ending deliver their final response", async () => {
       const fake = new FakeDispatcher();
       const handle = await serveHttp(fake, { port: 0 });
-      const readers = await Promise.all([1, 2].map(async (id) => sseReader(await post(handle.url, rpc("subscriptions/listen", {}, id)))));
-      for (const reader of readers) expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
+      const readers = await Promise.all(
+        [1, 2].map(async (id) =>
+          sseReader(await post(handle.url, rpc("subscriptions/listen", {}, id))),
+        ),
+      );
+      for (const reader of readers)
+        expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
       await until(() => fake.listens.length === 2, "both listens to register");
       const started = Date.now();
       for (const listen of fake.listens) listen.end(success(listen.id, { resultType: "complete" }));
       const closed = handle.close();
       for (const [i, reader] of readers.entries()) {
-        expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: i + 1, result: { resultType: "complete" } });
+        expect(await reader.next()).toEqual({
+          jsonrpc: "2.0",
+          id: i + 1,
+          result: { resultType: "complete" },
+        });
         expect(await reader.next()).toBeUndefined();
       }
       await closed;
@@ -334,7 +417,10 @@ describe("Streamable HTTP transport", () => {
 
     it("rejects a foreign Host with 403 and a JSON-RPC error without id", async () => {
       const { body, headers } = discover();
-      const res = await raw(url, { headers: { ...headers, Host: "evil.example.com", Origin: "http://evil.example.com" }, body });
+      const res = await raw(url, {
+        headers: { ...headers, Host: "evil.example.com", Origin: "http://evil.example.com" },
+        body,
+      });
       expect(res.status).toBe(403);
       const parsed = JSON.parse(res.body) as Record<string, unknown>;
       expect(parsed["jsonrpc"]).toBe("2.0");
@@ -344,26 +430,52 @@ describe("Streamable HTTP transport", () => {
 
     it("rejects a foreign Host even with a loopback port, and a missing or malformed Host", async () => {
       const { body, headers } = discover();
-      for (const host of [`evil.example.com:${server.port}`, "localhost.evil.com", "127.0.0.1.nip.io", "localhost:abc", "[::1"]) {
-        expect((await raw(url, { headers: { ...headers, Host: host }, body })).status, host).toBe(403);
+      for (const host of [
+        `evil.example.com:${server.port}`,
+        "localhost.evil.com",
+        "127.0.0.1.nip.io",
+        "localhost:abc",
+        "[::1",
+      ]) {
+        expect((await raw(url, { headers: { ...headers, Host: host }, body })).status, host).toBe(
+          403,
+        );
       }
     });
 
     it("checks Host before anything else (path, method)", async () => {
-      const res = await raw(url.replace("/mcp", "/elsewhere"), { method: "GET", headers: { Host: "evil.example.com" } });
+      const res = await raw(url.replace("/mcp", "/elsewhere"), {
+        method: "GET",
+        headers: { Host: "evil.example.com" },
+      });
       expect(res.status).toBe(403);
     });
 
     it("accepts localhost, 127.0.0.1 and [::1] with any port (or none)", async () => {
       const { body, headers } = discover();
-      for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, "LOCALHOST:3000", "localhost", "[::1]"]) {
-        const res = await raw(url, { headers: { ...headers, Host: host, Origin: `http://${host}` }, body });
+      for (const host of [
+        `localhost:${server.port}`,
+        `127.0.0.1:${server.port}`,
+        `[::1]:${server.port}`,
+        "LOCALHOST:3000",
+        "localhost",
+        "[::1]",
+      ]) {
+        const res = await raw(url, {
+          headers: { ...headers, Host: host, Origin: `http://${host}` },
+          body,
+        });
         expect(res.status, host).toBe(200);
       }
     });
 
     it("rejects a foreign Origin with a loopback Host, and an opaque Origin", async () => {
-      for (const origin of ["http://evil.example.com", `http://evil.example.com:${server.port}`, "null", "not a url"]) {
+      for (const origin of [
+        "http://evil.example.com",
+        `http://evil.example.com:${server.port}`,
+        "null",
+        "not a url",
+      ]) {
         const res = await post(url, rpc("tools/call", { name: "echo" }), { Origin: origin });
         expect(res.status, origin).toBe(403);
         expect(errorOf(await res.json()).message).toMatch(/Origin/);
@@ -371,8 +483,15 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("accepts loopback Origins over http and https", async () => {
-      for (const origin of [`http://localhost:${server.port}`, "https://127.0.0.1", "http://[::1]:9999"]) {
-        expect((await post(url, rpc("tools/call", { name: "echo" }), { Origin: origin })).status, origin).toBe(200);
+      for (const origin of [
+        `http://localhost:${server.port}`,
+        "https://127.0.0.1",
+        "http://[::1]:9999",
+      ]) {
+        expect(
+          (await post(url, rpc("tools/call", { name: "echo" }), { Origin: origin })).status,
+          origin,
+        ).toBe(200);
       }
     });
 
@@ -380,7 +499,14 @@ describe("Streamable HTTP transport", () => {
       const custom = await start({ allowedHosts: ["mcp.example.com", "127.0.0.1:1"] });
       const body = rpc("tools/call", { name: "echo" });
       const send = (host: string, origin?: string) =>
-        raw(custom.url, { headers: { ...headersFor(body), Host: host, ...(origin === undefined ? {} : { Origin: origin }) }, body: JSON.stringify(body) });
+        raw(custom.url, {
+          headers: {
+            ...headersFor(body),
+            Host: host,
+            ...(origin === undefined ? {} : { Origin: origin }),
+          },
+          body: JSON.stringify(body),
+        });
       expect((await send("mcp.example.com:8443")).status).toBe(200);
       expect((await send("mcp.example.com", "https://mcp.example.com")).status).toBe(200);
       expect((await send(`127.0.0.1:1`)).status).toBe(200);
@@ -399,7 +525,10 @@ describe("Streamable HTTP transport", () => {
     it('"*" disables a check', async () => {
       const open = await start({ allowedHosts: ["*"], allowedOrigins: ["*"] });
       const body = rpc("tools/call", { name: "echo" });
-      const res = await raw(open.url, { headers: { ...headersFor(body), Host: "anything.example", Origin: "null" }, body: JSON.stringify(body) });
+      const res = await raw(open.url, {
+        headers: { ...headersFor(body), Host: "anything.example", Origin: "null" },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(200);
     });
   });
@@ -408,7 +537,9 @@ describe("Streamable HTTP transport", () => {
     it("404 for other paths; the query string is ignored", async () => {
       const res = await post(url.replace("/mcp", "/other"), rpc("tools/call", { name: "echo" }));
       expect(res.status).toBe(404);
-      expect((await post(url.replace("/mcp", "/mcp/"), rpc("tools/call", { name: "echo" }))).status).toBe(404);
+      expect(
+        (await post(url.replace("/mcp", "/mcp/"), rpc("tools/call", { name: "echo" }))).status,
+      ).toBe(404);
       expect((await post(`${url}?x=1`, rpc("tools/call", { name: "echo" }))).status).toBe(200);
     });
 
@@ -424,7 +555,13 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("406 when Accept allows neither JSON nor SSE", async () => {
-      for (const accept of ["text/html", "application/xml, text/plain", "application/json;q=0, text/event-stream;q=0", "application/*;q=0, text/*;q=0, */*", ""]) {
+      for (const accept of [
+        "text/html",
+        "application/xml, text/plain",
+        "application/json;q=0, text/event-stream;q=0",
+        "application/*;q=0, text/*;q=0, */*",
+        "",
+      ]) {
         const res = await post(url, rpc("tools/call", { name: "echo" }), { Accept: accept });
         expect(res.status, accept).toBe(406);
         expect(res.headers.get("content-type")).toBe("application/json");
@@ -432,8 +569,20 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("Accept wildcards, and a missing Accept, allow JSON", async () => {
-      for (const accept of ["*/*", "application/*", "application/json", "Application/JSON; charset=utf-8", null]) {
-        const res = await raw(url, { headers: { ...headersFor(rpc("tools/call", { name: "echo" })), ...(accept === null ? {} : { Accept: accept }) }, body: JSON.stringify(rpc("tools/call", { name: "echo" })) });
+      for (const accept of [
+        "*/*",
+        "application/*",
+        "application/json",
+        "Application/JSON; charset=utf-8",
+        null,
+      ]) {
+        const res = await raw(url, {
+          headers: {
+            ...headersFor(rpc("tools/call", { name: "echo" })),
+            ...(accept === null ? {} : { Accept: accept }),
+          },
+          body: JSON.stringify(rpc("tools/call", { name: "echo" })),
+        });
         expect(res.status, String(accept)).toBe(200);
         expect(res.headers["content-type"]).toBe("application/json");
       }
@@ -450,8 +599,15 @@ describe("Streamable HTTP transport", () => {
         expect(res.status, JSON.stringify(headers)).toBe(415);
         expect(errorOf(await res.json()).code).toBe(ErrorCode.InvalidRequest);
       }
-      for (const type of ["application/json; charset=utf-8", "APPLICATION/JSON", 'application/json;charset="UTF-8"']) {
-        expect((await post(url, rpc("tools/call", { name: "echo" }), { "Content-Type": type })).status, type).toBe(200);
+      for (const type of [
+        "application/json; charset=utf-8",
+        "APPLICATION/JSON",
+        'application/json;charset="UTF-8"',
+      ]) {
+        expect(
+          (await post(url, rpc("tools/call", { name: "echo" }), { "Content-Type": type })).status,
+          type,
+        ).toBe(200);
       }
     });
 
@@ -468,7 +624,12 @@ describe("Streamable HTTP transport", () => {
           controller.close();
         },
       });
-      const chunked = await fetch(url, { method: "POST", headers: headersFor(big), body: stream, duplex: "half" } as RequestInit);
+      const chunked = await fetch(url, {
+        method: "POST",
+        headers: headersFor(big),
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
       expect(chunked.status).toBe(413);
 
       const underLimit = { ...rpc("tools/call", { name: "echo" }), padding: "x".repeat(60 * 1024) };
@@ -479,21 +640,33 @@ describe("Streamable HTTP transport", () => {
       const fresh = await start();
       const big = { ...rpc("tools/call", { name: "echo" }), padding: "x".repeat(4 * 1024 * 1024) };
       expect((await post(fresh.url, big)).status).toBe(413);
-      const fits = { ...rpc("tools/call", { name: "echo" }), padding: "x".repeat(4 * 1024 * 1024 - 500) };
+      const fits = {
+        ...rpc("tools/call", { name: "echo" }),
+        padding: "x".repeat(4 * 1024 * 1024 - 500),
+      };
       expect((await post(fresh.url, fits)).status).toBe(200);
     });
   });
 
   describe("framing incoming messages", () => {
     it("400 with -32700 and no id for bad JSON, then a good request is still served", async () => {
-      for (const body of ["{not json", "", '{"jsonrpc":"2.0","id":1,"method":"tools/call"', "\u00ff"]) {
+      for (const body of [
+        "{not json",
+        "",
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call"',
+        "\u00ff",
+      ]) {
         const res = await fetch(url, { method: "POST", headers: headersFor({}), body });
         expect(res.status, body).toBe(400);
         const parsed = (await res.json()) as Record<string, unknown>;
         expect(errorOf(parsed).code).toBe(ErrorCode.ParseError);
         expect("id" in parsed).toBe(false);
       }
-      const invalidUtf8 = await fetch(url, { method: "POST", headers: headersFor({}), body: new Uint8Array([0x7b, 0xff, 0x7d]) });
+      const invalidUtf8 = await fetch(url, {
+        method: "POST",
+        headers: headersFor({}),
+        body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      });
       expect(invalidUtf8.status).toBe(400);
       expect(errorOf(await invalidUtf8.json()).code).toBe(ErrorCode.ParseError);
 
@@ -503,12 +676,22 @@ describe("Streamable HTTP transport", () => {
 
     it("reads a body with a leading byte order mark, and U+FFFD written as valid UTF-8, in one chunk or many", async () => {
       const message = rpc("resources/read", { uri: "test://a\uFFFDb" });
-      const bytes = Buffer.concat([Buffer.of(0xef, 0xbb, 0xbf), Buffer.from(JSON.stringify(message))]);
+      const bytes = Buffer.concat([
+        Buffer.of(0xef, 0xbb, 0xbf),
+        Buffer.from(JSON.stringify(message)),
+      ]);
       // The header mirrors the URI in its Base64 form: U+FFFD cannot travel in a header as is.
-      const headers = { ...headersFor({}), "Mcp-Method": "resources/read", "Mcp-Name": `=?base64?${Buffer.from("test://a\uFFFDb").toString("base64")}?=` };
+      const headers = {
+        ...headersFor({}),
+        "Mcp-Method": "resources/read",
+        "Mcp-Name": `=?base64?${Buffer.from("test://a\uFFFDb").toString("base64")}?=`,
+      };
       const whole = await fetch(url, { method: "POST", headers, body: bytes });
       expect(whole.status).toBe(200);
-      expect(((await whole.json()) as { result: { contents: Array<{ uri: string }> } }).result.contents[0]!.uri).toBe("test://a\uFFFDb");
+      expect(
+        ((await whole.json()) as { result: { contents: Array<{ uri: string }> } }).result
+          .contents[0]!.uri,
+      ).toBe("test://a\uFFFDb");
       // The same bytes in three chunks (a chunked upload), split inside a multi-byte character.
       const split = await new Promise<RawResponse>((resolve, reject) => {
         const req = httpRequest(url, { method: "POST", headers }, (res) => {
@@ -534,8 +717,13 @@ describe("Streamable HTTP transport", () => {
         handleRequest(request, delivery) {
           calls.push(request.method);
           if (request.method === "later")
-            return Promise.resolve({ response: success(request.id, { later: true }), httpStatus: 200 });
-          expect(delivery.checkEnvelope?.({ method: request.method, params: request.params ?? {} })).toBeNull();
+            return Promise.resolve({
+              response: success(request.id, { later: true }),
+              httpStatus: 200,
+            });
+          expect(
+            delivery.checkEnvelope?.({ method: request.method, params: request.params ?? {} }),
+          ).toBeNull();
           return { response: success(request.id, { now: true }), httpStatus: 200 };
         },
       };
@@ -552,7 +740,11 @@ describe("Streamable HTTP transport", () => {
       const handler: MessageHandler = {
         handle: async () => ({ response: null, httpStatus: 202 }),
         handleRequest(request, delivery) {
-          delivery.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } });
+          delivery.notify({
+            jsonrpc: "2.0",
+            method: "notifications/message",
+            params: { level: "info", data: big },
+          });
           return { response: success(request.id, { big }), httpStatus: 200 };
         },
       };
@@ -575,7 +767,11 @@ describe("Streamable HTTP transport", () => {
         [42, undefined],
       ];
       for (const [body, id] of cases) {
-        const res = await fetch(url, { method: "POST", headers: headersFor({}), body: JSON.stringify(body) });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: headersFor({}),
+          body: JSON.stringify(body),
+        });
         expect(res.status).toBe(400);
         const parsed = (await res.json()) as Record<string, unknown>;
         expect(errorOf(parsed).code).toBe(ErrorCode.InvalidRequest);
@@ -584,7 +780,11 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("hands notifications and responses to the dispatcher and answers 202 with no body", async () => {
-      const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
+      const cancelled = {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 3 },
+      };
       const res = await post(url, cancelled);
       expect(res.status).toBe(202);
       expect(await res.text()).toBe("");
@@ -599,7 +799,10 @@ describe("Streamable HTTP transport", () => {
 
     it("passes a notification rejected by the dispatcher through with its status", async () => {
       const rejecting: MessageHandler = {
-        handle: async () => ({ response: failure(undefined, { code: ErrorCode.InvalidRequest, message: "no" }), httpStatus: 400 }),
+        handle: async () => ({
+          response: failure(undefined, { code: ErrorCode.InvalidRequest, message: "no" }),
+          httpStatus: 400,
+        }),
       };
       const other = await start({}, rejecting);
       const res = await post(other.url, { jsonrpc: "2.0", method: "notifications/whatever" });
@@ -609,7 +812,11 @@ describe("Streamable HTTP transport", () => {
   });
 
   describe("request metadata headers (checkEnvelope)", () => {
-    async function expectMismatch(body: Record<string, unknown>, headers: Record<string, string | null>, pattern: RegExp) {
+    async function expectMismatch(
+      body: Record<string, unknown>,
+      headers: Record<string, string | null>,
+      pattern: RegExp,
+    ) {
       const res = await post(url, body, headers);
       expect(res.status).toBe(400);
       const parsed = (await res.json()) as Record<string, unknown>;
@@ -619,38 +826,61 @@ describe("Streamable HTTP transport", () => {
     }
 
     it("MCP-Protocol-Version must equal the body's version", async () => {
-      await expectMismatch(rpc("tools/list"), { "MCP-Protocol-Version": "2025-11-25" }, /MCP-Protocol-Version.*2025-11-25.*2026-07-28/);
+      await expectMismatch(
+        rpc("tools/list"),
+        { "MCP-Protocol-Version": "2025-11-25" },
+        /MCP-Protocol-Version.*2025-11-25.*2026-07-28/,
+      );
       const body = rpc("tools/list");
       (body["params"] as { _meta: Record<string, unknown> })._meta[PV] = "v999.0.0";
       await expectMismatch(body, {}, /MCP-Protocol-Version/);
     });
 
     it("a missing MCP-Protocol-Version is a mismatch", async () => {
-      await expectMismatch(rpc("tools/list"), { "MCP-Protocol-Version": null }, /MCP-Protocol-Version header is missing/);
+      await expectMismatch(
+        rpc("tools/list"),
+        { "MCP-Protocol-Version": null },
+        /MCP-Protocol-Version header is missing/,
+      );
     });
 
     it("requests without a version in _meta (initialize era) are checked only on the headers they carry", async () => {
       const envelopeOnly: MessageHandler = {
         async handle(message, delivery) {
           const m = message as { id: JsonRpcId; method: string; params?: Record<string, unknown> };
-          const envelope = delivery.checkEnvelope?.({ method: m.method, params: m.params ?? {} }) ?? null;
-          return envelope === null ? { response: success(m.id, {}), httpStatus: 200 } : { response: failure(m.id, envelope), httpStatus: 400 };
+          const envelope =
+            delivery.checkEnvelope?.({ method: m.method, params: m.params ?? {} }) ?? null;
+          return envelope === null
+            ? { response: success(m.id, {}), httpStatus: 200 }
+            : { response: failure(m.id, envelope), httpStatus: 400 };
         },
       };
       const legacy = await start({}, envelopeOnly);
       const bare = { "MCP-Protocol-Version": null, "Mcp-Method": null, "Mcp-Name": null };
       const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } };
-      expect((await post(legacy.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} }, bare)).status).toBe(200);
+      expect(
+        (await post(legacy.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} }, bare))
+          .status,
+      ).toBe(200);
       expect((await post(legacy.url, call, bare)).status).toBe(200);
-      expect((await post(legacy.url, call, { ...bare, "MCP-Protocol-Version": "2025-06-18" })).status).toBe(200);
-      expect((await post(legacy.url, call, { ...bare, "Mcp-Method": "tools/list" })).status).toBe(400);
+      expect(
+        (await post(legacy.url, call, { ...bare, "MCP-Protocol-Version": "2025-06-18" })).status,
+      ).toBe(200);
+      expect((await post(legacy.url, call, { ...bare, "Mcp-Method": "tools/list" })).status).toBe(
+        400,
+      );
       expect((await post(legacy.url, call, { ...bare, "Mcp-Name": "other" })).status).toBe(400);
       // a modern request to the same handler must mirror its headers
       expect((await post(legacy.url, rpc("tools/list"), { "Mcp-Method": null })).status).toBe(400);
     });
 
     it("the dispatcher's own _meta checks come first (-32602, not -32020)", async () => {
-      const body = { jsonrpc: "2.0", id: 102, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } } };
+      const body = {
+        jsonrpc: "2.0",
+        id: 102,
+        method: "server/discover",
+        params: { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } },
+      };
       const res = await post(url, body);
       expect(res.status).toBe(400);
       expect(errorOf(await res.json()).code).toBe(ErrorCode.InvalidParams);
@@ -665,35 +895,76 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("Mcp-Method must equal the body's method, and is required", async () => {
-      await expectMismatch(rpc("tools/list"), { "Mcp-Method": "tools/call" }, /Mcp-Method.*tools\/call.*tools\/list/);
+      await expectMismatch(
+        rpc("tools/list"),
+        { "Mcp-Method": "tools/call" },
+        /Mcp-Method.*tools\/call.*tools\/list/,
+      );
       await expectMismatch(rpc("tools/list"), { "Mcp-Method": "Tools/List" }, /Mcp-Method/); // values are case-sensitive
-      await expectMismatch(rpc("tools/list"), { "Mcp-Method": null }, /Mcp-Method header is missing/);
+      await expectMismatch(
+        rpc("tools/list"),
+        { "Mcp-Method": null },
+        /Mcp-Method header is missing/,
+      );
     });
 
     it("Mcp-Name must equal params.name for tools/call and prompts/get", async () => {
-      await expectMismatch(rpc("tools/call", { name: "echo" }), { "Mcp-Name": "other" }, /Mcp-Name.*other.*echo/);
-      await expectMismatch(rpc("prompts/get", { name: "greet" }), { "Mcp-Name": "greeting" }, /Mcp-Name/);
-      await expectMismatch(rpc("tools/call", { name: "echo" }), { "Mcp-Name": null }, /Mcp-Name header is missing/);
+      await expectMismatch(
+        rpc("tools/call", { name: "echo" }),
+        { "Mcp-Name": "other" },
+        /Mcp-Name.*other.*echo/,
+      );
+      await expectMismatch(
+        rpc("prompts/get", { name: "greet" }),
+        { "Mcp-Name": "greeting" },
+        /Mcp-Name/,
+      );
+      await expectMismatch(
+        rpc("tools/call", { name: "echo" }),
+        { "Mcp-Name": null },
+        /Mcp-Name header is missing/,
+      );
       expect((await post(url, rpc("prompts/get", { name: "greet" }))).status).toBe(200);
     });
 
     it("Mcp-Name must equal params.uri for resources/read", async () => {
       const uri = "file:///projects/app/config.json";
       expect((await post(url, rpc("resources/read", { uri }))).status).toBe(200);
-      await expectMismatch(rpc("resources/read", { uri }), { "Mcp-Name": "file:///etc/passwd" }, /Mcp-Name/);
+      await expectMismatch(
+        rpc("resources/read", { uri }),
+        { "Mcp-Name": "file:///etc/passwd" },
+        /Mcp-Name/,
+      );
       // the name param is `uri`, not `name`
-      await expectMismatch(rpc("resources/read", { uri, name: "x" }), { "Mcp-Name": "x" }, /Mcp-Name/);
+      await expectMismatch(
+        rpc("resources/read", { uri, name: "x" }),
+        { "Mcp-Name": "x" },
+        /Mcp-Name/,
+      );
     });
 
     it("Mcp-Name is decoded from the Base64 sentinel form before comparing", async () => {
       const name = "Hello, 世界";
       const encoded = `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
-      expect((await post(url, rpc("tools/call", { name }), { "Mcp-Name": encoded })).status).toBe(200);
+      expect((await post(url, rpc("tools/call", { name }), { "Mcp-Name": encoded })).status).toBe(
+        200,
+      );
       const literal = "=?base64?literal?=";
       const encodedLiteral = `=?base64?${Buffer.from(literal).toString("base64")}?=`;
-      expect((await post(url, rpc("tools/call", { name: literal }), { "Mcp-Name": encodedLiteral })).status).toBe(200);
-      await expectMismatch(rpc("tools/call", { name: "echo" }), { "Mcp-Name": "=?base64?not base64!?=" }, /malformed/);
-      await expectMismatch(rpc("tools/call", { name: "echo" }), { "Mcp-Name": `=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=` }, /malformed/);
+      expect(
+        (await post(url, rpc("tools/call", { name: literal }), { "Mcp-Name": encodedLiteral }))
+          .status,
+      ).toBe(200);
+      await expectMismatch(
+        rpc("tools/call", { name: "echo" }),
+        { "Mcp-Name": "=?base64?not base64!?=" },
+        /malformed/,
+      );
+      await expectMismatch(
+        rpc("tools/call", { name: "echo" }),
+        { "Mcp-Name": `=?base64?${Buffer.from([0xff, 0xfe]).toString("base64")}?=` },
+        /malformed/,
+      );
     });
 
     it("Mcp-Name is not checked for methods outside the table", async () => {
@@ -708,27 +979,43 @@ describe("Streamable HTTP transport", () => {
         expect((await raw(url, { headers, body: JSON.stringify(body) })).status).toBe(200);
       }
       const bad = rpc("tools/call", { name: "echo" });
-      const res = await raw(url, { headers: { ...headersFor(bad), "MCP-NAME": "nope" }, body: JSON.stringify(bad) });
+      const res = await raw(url, {
+        headers: { ...headersFor(bad), "MCP-NAME": "nope" },
+        body: JSON.stringify(bad),
+      });
       expect(res.status).toBe(400);
       expect(errorOf(JSON.parse(res.body)).code).toBe(-32020);
     });
 
     it("non-ASCII header values are rejected", async () => {
       const body = rpc("tools/call", { name: "café" });
-      const res = await raw(url, { headers: { ...headersFor(body), "Mcp-Name": Buffer.from("café", "utf8").toString("latin1") }, body: JSON.stringify(body) });
+      const res = await raw(url, {
+        headers: {
+          ...headersFor(body),
+          "Mcp-Name": Buffer.from("café", "utf8").toString("latin1"),
+        },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(400);
       expect(errorOf(JSON.parse(res.body)).message).toMatch(/malformed/);
     });
 
     it("headerRules overrides which params name a request, and the error code", async () => {
-      const custom = await start({ headerRules: { nameParams: { "custom/get": "id" }, mismatchCode: -32099 } });
+      const custom = await start({
+        headerRules: { nameParams: { "custom/get": "id" }, mismatchCode: -32099 },
+      });
       const body = rpc("custom/get", { id: "thing" });
       expect((await post(custom.url, body, { "Mcp-Name": "thing" })).status).toBe(200);
-      const bad = await post(custom.url, rpc("custom/get", { id: "thing" }), { "Mcp-Name": "other" });
+      const bad = await post(custom.url, rpc("custom/get", { id: "thing" }), {
+        "Mcp-Name": "other",
+      });
       expect(bad.status).toBe(400);
       expect(errorOf(await bad.json()).code).toBe(-32099);
       // tools/call is no longer in the table
-      expect((await post(custom.url, rpc("tools/call", { name: "echo" }), { "Mcp-Name": "other" })).status).toBe(200);
+      expect(
+        (await post(custom.url, rpc("tools/call", { name: "echo" }), { "Mcp-Name": "other" }))
+          .status,
+      ).toBe(200);
     });
 
     it("decodeHeaderValue", () => {
@@ -757,7 +1044,11 @@ describe("Streamable HTTP transport", () => {
       expect(res.headers.get("content-type")).toBe("application/json");
       const text = await res.text();
       expect(text).not.toContain("\n");
-      expect(JSON.parse(text)).toEqual({ jsonrpc: "2.0", id: body["id"], result: { resultType: "complete", content: [{ type: "text", text: "echo" }] } });
+      expect(JSON.parse(text)).toEqual({
+        jsonrpc: "2.0",
+        id: body["id"],
+        result: { resultType: "complete", content: [{ type: "text", text: "echo" }] },
+      });
 
       const missing = await post(url, rpc("nope/nope"));
       expect(missing.status).toBe(404);
@@ -765,7 +1056,10 @@ describe("Streamable HTTP transport", () => {
     });
 
     it("switches to SSE when the dispatcher notifies first: progress events, then the response", async () => {
-      const body = rpc("tools/call", { name: "progress", _meta: { [PV]: VERSION, progressToken: "abc" } });
+      const body = rpc("tools/call", {
+        name: "progress",
+        _meta: { [PV]: VERSION, progressToken: "abc" },
+      });
       const res = await post(url, body);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/event-stream");
@@ -773,11 +1067,21 @@ describe("Streamable HTTP transport", () => {
       expect(res.headers.get("x-accel-buffering")).toBe("no");
       const { messages, events } = parseSse(await res.text());
       expect(events).toEqual(["message", "message", "message", "message"]);
-      expect(messages.map((m) => m["method"] ?? "response")).toEqual(["notifications/progress", "notifications/progress", "notifications/progress", "response"]);
-      expect(messages.slice(0, 3).map((m) => (m["params"] as Record<string, unknown>)["progress"])).toEqual([1, 2, 3]);
+      expect(messages.map((m) => m["method"] ?? "response")).toEqual([
+        "notifications/progress",
+        "notifications/progress",
+        "notifications/progress",
+        "response",
+      ]);
+      expect(
+        messages.slice(0, 3).map((m) => (m["params"] as Record<string, unknown>)["progress"]),
+      ).toEqual([1, 2, 3]);
       expect((messages[0]!["params"] as Record<string, unknown>)["progressToken"]).toBe("abc");
       expect((messages[0]!["params"] as Record<string, unknown>)["message"]).toBe("step 1\nof 3");
-      expect(messages[3]).toMatchObject({ id: body["id"], result: { content: [{ text: "done" }] } });
+      expect(messages[3]).toMatchObject({
+        id: body["id"],
+        result: { content: [{ text: "done" }] },
+      });
       // a notify after the response is dropped without error
       await until(() => dispatcher.lateNotifies > 0, "the late notify");
     });
@@ -789,7 +1093,10 @@ describe("Streamable HTTP transport", () => {
       const res = await post(jsonOnly.url, body, { Accept: "application/json" });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/json");
-      expect(await res.json()).toMatchObject({ id: body["id"], result: { content: [{ text: "done" }] } });
+      expect(await res.json()).toMatchObject({
+        id: body["id"],
+        result: { content: [{ text: "done" }] },
+      });
       expect(fake.logs.filter((l) => l.includes("dropped"))).toHaveLength(1);
     });
 
@@ -798,9 +1105,17 @@ describe("Streamable HTTP transport", () => {
       const res = await post(url, body, { Accept: "text/event-stream" });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/event-stream");
-      expect(parseSse(await res.text()).messages).toEqual([{ jsonrpc: "2.0", id: body["id"], result: { resultType: "complete", content: [{ type: "text", text: "echo" }] } }]);
+      expect(parseSse(await res.text()).messages).toEqual([
+        {
+          jsonrpc: "2.0",
+          id: body["id"],
+          result: { resultType: "complete", content: [{ type: "text", text: "echo" }] },
+        },
+      ]);
 
-      const failing = await post(url, rpc("tools/call", { name: "fails" }), { Accept: "text/event-stream" });
+      const failing = await post(url, rpc("tools/call", { name: "fails" }), {
+        Accept: "text/event-stream",
+      });
       expect(failing.status).toBe(400);
       expect(failing.headers.get("content-type")).toBe("application/json");
     });
@@ -810,9 +1125,13 @@ describe("Streamable HTTP transport", () => {
       fake.barrier = 3; // each request waits until all three are being handled at once
       const parallel = await start({}, fake);
       const bodies = [1000, 1001, 1002].map((id) => rpc("tools/list", {}, id));
-      const responses = await Promise.all(bodies.map((b) => post(parallel.url, b, { Accept: "text/event-stream, application/json" })));
+      const responses = await Promise.all(
+        bodies.map((b) => post(parallel.url, b, { Accept: "text/event-stream, application/json" })),
+      );
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
-      const ids = await Promise.all(responses.map(async (r) => ((await r.json()) as { id: number }).id));
+      const ids = await Promise.all(
+        responses.map(async (r) => ((await r.json()) as { id: number }).id),
+      );
       expect(ids).toEqual([1000, 1001, 1002]);
       expect(fake.maxInFlight).toBe(3);
     });
@@ -821,13 +1140,17 @@ describe("Streamable HTTP transport", () => {
       const tokens = ["a", "b", "c", "d", "e"];
       const results = await Promise.all(
         tokens.map(async (token) => {
-          const res = await post(url, rpc("tools/call", { name: "progress", _meta: { [PV]: VERSION, progressToken: token } }));
+          const res = await post(
+            url,
+            rpc("tools/call", { name: "progress", _meta: { [PV]: VERSION, progressToken: token } }),
+          );
           return parseSse(await res.text()).messages;
         }),
       );
       results.forEach((messages, i) => {
         expect(messages).toHaveLength(4);
-        for (const m of messages.slice(0, 3)) expect((m["params"] as Record<string, unknown>)["progressToken"]).toBe(tokens[i]);
+        for (const m of messages.slice(0, 3))
+          expect((m["params"] as Record<string, unknown>)["progressToken"]).toBe(tokens[i]);
       });
     });
 
@@ -847,8 +1170,21 @@ describe("Streamable HTTP transport", () => {
   describe("cancellation and long-lived streams", () => {
     it("aborts the request's signal when the client disconnects before the response", async () => {
       const controller = new AbortController();
-      const pending = post(url, rpc("tools/call", { name: "slow" }), {}, { signal: controller.signal });
-      await until(() => dispatcher.received.some((m) => isRecord(m) && (m["params"] as Record<string, unknown> | undefined)?.["name"] === "slow"), "the slow call");
+      const pending = post(
+        url,
+        rpc("tools/call", { name: "slow" }),
+        {},
+        { signal: controller.signal },
+      );
+      await until(
+        () =>
+          dispatcher.received.some(
+            (m) =>
+              isRecord(m) &&
+              (m["params"] as Record<string, unknown> | undefined)?.["name"] === "slow",
+          ),
+        "the slow call",
+      );
       const before = dispatcher.aborted.length;
       controller.abort();
       await expect(pending).rejects.toThrow();
@@ -861,7 +1197,10 @@ describe("Streamable HTTP transport", () => {
       const reader = sseReader(res);
       expect((await reader.next())?.["method"]).toBe("notifications/progress");
       await reader.cancel();
-      await until(() => dispatcher.aborted.includes("slow-progress"), "the stream's signal to abort");
+      await until(
+        () => dispatcher.aborted.includes("slow-progress"),
+        "the stream's signal to abort",
+      );
       // the server is unaffected
       expect((await post(url, rpc("tools/call", { name: "echo" }))).status).toBe(200);
     });
@@ -874,17 +1213,31 @@ describe("Streamable HTTP transport", () => {
       const reader = sseReader(res);
       expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
 
-      await until(() => dispatcher.listens.some((l) => l.id === body["id"]), "the listen to register");
+      await until(
+        () => dispatcher.listens.some((l) => l.id === body["id"]),
+        "the listen to register",
+      );
       const listen = dispatcher.listens.find((l) => l.id === body["id"])!;
-      const changed: JsonRpcNotification = { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": listen.id } } };
+      const changed: JsonRpcNotification = {
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { "io.modelcontextprotocol/subscriptionId": listen.id } },
+      };
       setTimeout(() => listen.delivery.notify(changed), 100);
       expect(await reader.next()).toEqual(changed);
-      setTimeout(() => listen.delivery.notify({ ...changed, method: "notifications/prompts/list_changed" }), 50);
+      setTimeout(
+        () => listen.delivery.notify({ ...changed, method: "notifications/prompts/list_changed" }),
+        50,
+      );
       expect((await reader.next())?.["method"]).toBe("notifications/prompts/list_changed");
 
       // graceful closure: the final response, then the end of the stream
       listen.end(success(listen.id, { resultType: "complete" }));
-      expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: listen.id, result: { resultType: "complete" } });
+      expect(await reader.next()).toEqual({
+        jsonrpc: "2.0",
+        id: listen.id,
+        result: { resultType: "complete" },
+      });
       expect(await reader.next()).toBeUndefined();
     });
 
@@ -893,7 +1246,10 @@ describe("Streamable HTTP transport", () => {
       const res = await post(url, body);
       const reader = sseReader(res);
       expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
-      await until(() => dispatcher.listens.some((l) => l.id === body["id"]), "the listen to register");
+      await until(
+        () => dispatcher.listens.some((l) => l.id === body["id"]),
+        "the listen to register",
+      );
       dispatcher.listens.find((l) => l.id === body["id"])!.end(null);
       expect(await reader.next()).toBeUndefined();
     });
@@ -904,7 +1260,10 @@ describe("Streamable HTTP transport", () => {
       const reader = sseReader(res);
       expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
       await reader.cancel();
-      await until(() => dispatcher.aborted.includes(`listen:${String(body["id"])}`), "the listen to abort");
+      await until(
+        () => dispatcher.aborted.includes(`listen:${String(body["id"])}`),
+        "the listen to abort",
+      );
     });
 
     it("sends keep-alive comments on quiet streams", async () => {
@@ -924,15 +1283,29 @@ describe("Streamable HTTP transport", () => {
       const fake = new FakeDispatcher();
       const busy = await start({}, fake);
       const readers = await Promise.all(
-        Array.from({ length: 20 }, async (_, i) => sseReader(await post(busy.url, rpc("subscriptions/listen", {}, `s${i}`)))),
+        Array.from({ length: 20 }, async (_, i) =>
+          sseReader(await post(busy.url, rpc("subscriptions/listen", {}, `s${i}`))),
+        ),
       );
-      for (const reader of readers) expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
-      const responses = await Promise.all(Array.from({ length: 10 }, () => post(busy.url, rpc("tools/call", { name: "echo" }))));
+      for (const reader of readers)
+        expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => post(busy.url, rpc("tools/call", { name: "echo" }))),
+      );
       expect(responses.every((r) => r.status === 200)).toBe(true);
-      for (const listen of fake.listens) listen.delivery.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": listen.id } } });
+      for (const listen of fake.listens)
+        listen.delivery.notify({
+          jsonrpc: "2.0",
+          method: "notifications/tools/list_changed",
+          params: { _meta: { "io.modelcontextprotocol/subscriptionId": listen.id } },
+        });
       for (const [i, reader] of readers.entries()) {
         const message = await reader.next();
-        expect((message?.["params"] as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/subscriptionId"]).toBe(`s${i}`);
+        expect(
+          (message?.["params"] as { _meta: Record<string, unknown> })._meta[
+            "io.modelcontextprotocol/subscriptionId"
+          ],
+        ).toBe(`s${i}`);
       }
       for (const listen of fake.listens) listen.end(null);
       for (const reader of readers) expect(await reader.next()).toBeUndefined();

@@ -9,10 +9,14 @@ const ttlMs = 60_000;
 const audience = "tools/call:book_flight";
 const payload = { step: 2, answers: { city: "Zürich", seats: [1, 2] }, note: "漢字 😀" };
 
-const seal = (value: unknown = payload, extra: { audience?: string; now?: number; secret?: string | Uint8Array; ttlMs?: number } = {}): string =>
-  sealState(value, { secret, ttlMs, now, audience, ...extra });
-const open = (token: string, extra: { audience?: string; now?: number; secret?: string | Uint8Array } = {}) =>
-  openState(token, { secret, now: now + 1, audience, ...extra });
+const seal = (
+  value: unknown = payload,
+  extra: { audience?: string; now?: number; secret?: string | Uint8Array; ttlMs?: number } = {},
+): string => sealState(value, { secret, ttlMs, now, audience, ...extra });
+const open = (
+  token: string,
+  extra: { audience?: string; now?: number; secret?: string | Uint8Array } = {},
+) => openState(token, { secret, now: now + 1, audience, ...extra });
 
 describe("sealState / openState", () => {
   it("round-trips JSON payloads", () => {
@@ -49,14 +53,20 @@ describe("sealState / openState", () => {
     expect(open(token, { secret: new Uint8Array(bytes) })).toEqual({ ok: true, payload });
     // The same bytes given as a string are the same secret.
     const text = "a-string-secret-of-some-length";
-    expect(open(seal(1, { secret: text }), { secret: new TextEncoder().encode(text) })).toEqual({ ok: true, payload: 1 });
+    expect(open(seal(1, { secret: text }), { secret: new TextEncoder().encode(text) })).toEqual({
+      ok: true,
+      payload: 1,
+    });
   });
 
   it("rejects a change of any single character, at every position", () => {
     const token = seal();
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     for (let i = 0; i < token.length; i++) {
-      for (const replacement of [alphabet[(alphabet.indexOf(token[i]!) + 1) % 64]!, alphabet[(alphabet.indexOf(token[i]!) + 33) % 64]!]) {
+      for (const replacement of [
+        alphabet[(alphabet.indexOf(token[i]!) + 1) % 64]!,
+        alphabet[(alphabet.indexOf(token[i]!) + 33) % 64]!,
+      ]) {
         const changed = token.slice(0, i) + replacement + token.slice(i + 1);
         const result = open(changed);
         expect(result.ok, `position ${i} -> ${replacement}`).toBe(false);
@@ -73,7 +83,10 @@ describe("sealState / openState", () => {
         copy[i]! ^= 1 << bit;
         const result = open(copy.toString("base64url"));
         // The version byte makes it unreadable; any other byte fails verification.
-        expect(result, `byte ${i} bit ${bit}`).toEqual({ ok: false, reason: i === 0 ? "malformed" : "tampered" });
+        expect(result, `byte ${i} bit ${bit}`).toEqual({
+          ok: false,
+          reason: i === 0 ? "malformed" : "tampered",
+        });
       }
     }
   });
@@ -109,16 +122,28 @@ describe("sealState / openState", () => {
   });
 
   it("rejects a state sealed with another secret", () => {
-    expect(open(seal(), { secret: "another-secret-of-enough-length" })).toEqual({ ok: false, reason: "tampered" });
+    expect(open(seal(), { secret: "another-secret-of-enough-length" })).toEqual({
+      ok: false,
+      reason: "tampered",
+    });
     expect(open(seal(), { secret: secret + "x" })).toEqual({ ok: false, reason: "tampered" });
-    expect(open(seal(payload, { secret: randomSecret() }))).toEqual({ ok: false, reason: "tampered" });
+    expect(open(seal(payload, { secret: randomSecret() }))).toEqual({
+      ok: false,
+      reason: "tampered",
+    });
   });
 
   it("rejects a forgery with a recomputed tag under a guessed key", () => {
     // An attacker who changes the payload and signs with a key of their own gets "tampered".
     const bytes = Buffer.from(seal({ admin: false }), "base64url");
-    const forged = Buffer.concat([bytes.subarray(0, 35), Buffer.from(JSON.stringify({ admin: true }))]);
-    const tag = createHmac("sha256", "guess").update("state\0").update(Buffer.concat([forged.subarray(0, 1), forged.subarray(17)])).digest();
+    const forged = Buffer.concat([
+      bytes.subarray(0, 35),
+      Buffer.from(JSON.stringify({ admin: true })),
+    ]);
+    const tag = createHmac("sha256", "guess")
+      .update("state\0")
+      .update(Buffer.concat([forged.subarray(0, 1), forged.subarray(17)]))
+      .digest();
     tag.copy(forged, 1, 0, 16);
     expect(open(forged.toString("base64url"))).toEqual({ ok: false, reason: "tampered" });
   });
@@ -141,9 +166,18 @@ describe("sealState / openState", () => {
   it("binds a state to its audience", () => {
     const token = seal(payload, { audience: "tools/call:book_flight" });
     expect(open(token, { audience: "tools/call:book_flight" })).toEqual({ ok: true, payload });
-    expect(open(token, { audience: "tools/call:cancel_flight" })).toEqual({ ok: false, reason: "foreign" });
-    expect(open(token, { audience: "prompts/get:book_flight" })).toEqual({ ok: false, reason: "foreign" });
-    expect(open(token, { audience: "tools/call:book_flight " })).toEqual({ ok: false, reason: "foreign" });
+    expect(open(token, { audience: "tools/call:cancel_flight" })).toEqual({
+      ok: false,
+      reason: "foreign",
+    });
+    expect(open(token, { audience: "prompts/get:book_flight" })).toEqual({
+      ok: false,
+      reason: "foreign",
+    });
+    expect(open(token, { audience: "tools/call:book_flight " })).toEqual({
+      ok: false,
+      reason: "foreign",
+    });
     expect(openState(token, { secret, now })).toEqual({ ok: false, reason: "foreign" });
     // Unbound states only open where no audience is expected; "" is an audience like any other.
     const unbound = sealState(payload, { secret, ttlMs, now });
@@ -154,7 +188,10 @@ describe("sealState / openState", () => {
 
   it("reports a wrong audience even when the state has also expired (foreign first)", () => {
     const token = seal();
-    expect(open(token, { audience: "x", now: now + ttlMs * 2 })).toEqual({ ok: false, reason: "foreign" });
+    expect(open(token, { audience: "x", now: now + ttlMs * 2 })).toEqual({
+      ok: false,
+      reason: "foreign",
+    });
   });
 
   it("rejects malformed input without throwing", () => {
@@ -183,14 +220,19 @@ describe("sealState / openState", () => {
       [token],
     ];
     for (const input of cases) {
-      expect(openState(input as string, { secret, now, audience }), JSON.stringify(input)).toEqual({ ok: false, reason: "malformed" });
+      expect(openState(input as string, { secret, now, audience }), JSON.stringify(input)).toEqual({
+        ok: false,
+        reason: "malformed",
+      });
     }
   });
 
   it("rejects a tampered state whatever the audience and time", () => {
     const bytes = Buffer.from(seal(), "base64url");
     bytes[bytes.length - 1]! ^= 1;
-    expect(open(bytes.toString("base64url"), { audience: "other", now: now + ttlMs * 10 })).toEqual({ ok: false, reason: "tampered" });
+    expect(open(bytes.toString("base64url"), { audience: "other", now: now + ttlMs * 10 })).toEqual(
+      { ok: false, reason: "tampered" },
+    );
   });
 
   it("refuses weak secrets, bad lifetimes and payloads that are not JSON", () => {

@@ -32,7 +32,9 @@ async function until(condition: () => boolean, what = "a condition", ms = 5000):
 }
 
 /** Echoes requests (`{ method, params }`), answers nothing else; `script` overrides per method. */
-function fakeHandler(script: Record<string, Behaviour> = {}): MessageHandler & { seen: Msg[]; logs: string[] } {
+function fakeHandler(
+  script: Record<string, Behaviour> = {},
+): MessageHandler & { seen: Msg[]; logs: string[] } {
   const seen: Msg[] = [];
   const logs: string[] = [];
   return {
@@ -45,7 +47,13 @@ function fakeHandler(script: Record<string, Behaviour> = {}): MessageHandler & {
       const behaviour = typeof m["method"] === "string" ? script[m["method"]] : undefined;
       if (behaviour) return behaviour(m, delivery);
       if ("id" in m && "method" in m) {
-        return { response: success(m["id"] as string | number, { echo: m["method"], params: m["params"] ?? null }), httpStatus: 200 };
+        return {
+          response: success(m["id"] as string | number, {
+            echo: m["method"],
+            params: m["params"] ?? null,
+          }),
+          httpStatus: 200,
+        };
       }
       return { response: null, httpStatus: 202 };
     },
@@ -69,7 +77,10 @@ interface Harness {
   finish: () => Promise<Msg[]>;
 }
 
-function harness(script: Record<string, Behaviour> = {}, options: Partial<StdioOptions> = {}): Harness {
+function harness(
+  script: Record<string, Behaviour> = {},
+  options: Partial<StdioOptions> = {},
+): Harness {
   const input = new PassThrough();
   const output = new PassThrough();
   const errors = new PassThrough();
@@ -121,7 +132,8 @@ function harness(script: Record<string, Behaviour> = {}, options: Partial<StdioO
 const req = (id: string | number, method = "ping", params?: Msg): Msg =>
   params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
-const byId = (messages: Msg[]): Msg[] => [...messages].sort((a, b) => String(a["id"]).localeCompare(String(b["id"])));
+const byId = (messages: Msg[]): Msg[] =>
+  [...messages].sort((a, b) => String(a["id"]).localeCompare(String(b["id"])));
 /** Each message as its id, or its error code when it has no id; sorted. */
 const summary = (messages: Msg[]): string[] =>
   messages.map((m) => String(m["id"] ?? (m["error"] as Msg | undefined)?.["code"])).sort();
@@ -138,10 +150,15 @@ const echo = (id: string | number, method: string, params: unknown = null): Msg 
 describe("stdio framing", () => {
   it("answers requests, passes notifications on without answering them", async () => {
     const h = harness();
-    h.input.write(line(req(1, "tools/list")) + line({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    h.input.write(
+      line(req(1, "tools/list")) + line({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    );
     const out = await h.finish();
     expect(out).toEqual([echo(1, "tools/list")]);
-    expect(h.handler.seen.map((m) => m["method"])).toEqual(["tools/list", "notifications/initialized"]);
+    expect(h.handler.seen.map((m) => m["method"])).toEqual([
+      "tools/list",
+      "notifications/initialized",
+    ]);
   });
 
   // A buffer with several messages, CRLF endings, blank and whitespace-only lines, and multi-byte
@@ -150,7 +167,12 @@ describe("stdio framing", () => {
   const stream =
     "\n" +
     texts
-      .map((t, i) => JSON.stringify(req(`r${i}`, "echo", { t })) + (i % 2 === 0 ? "\r\n" : "\n") + (i === 2 ? "\n  \t\r\n\r\n" : ""))
+      .map(
+        (t, i) =>
+          JSON.stringify(req(`r${i}`, "echo", { t })) +
+          (i % 2 === 0 ? "\r\n" : "\n") +
+          (i === 2 ? "\n  \t\r\n\r\n" : ""),
+      )
       .join("");
   const bytes = Buffer.from(stream, "utf8");
   const expected = texts.map((t, i) => echo(`r${i}`, "echo", { t }));
@@ -186,11 +208,14 @@ describe("stdio framing", () => {
 
   it("is independent of arbitrary chunkings (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
-        const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
-        const chunks = points.slice(1).map((end, i) => bytes.subarray(points[i], end));
-        expect(await feed(chunks)).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+        async (cuts) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+          const chunks = points.slice(1).map((end, i) => bytes.subarray(points[i], end));
+          expect(await feed(chunks)).toEqual(expected);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -198,7 +223,11 @@ describe("stdio framing", () => {
   it("decodes a 4-byte character split across three chunks", async () => {
     const msg = Buffer.from(line(req(1, "echo", { t: "a😀b" })), "utf8");
     const at = msg.indexOf(Buffer.from("😀", "utf8"));
-    const out = await feed([msg.subarray(0, at + 1), msg.subarray(at + 1, at + 3), msg.subarray(at + 3)]);
+    const out = await feed([
+      msg.subarray(0, at + 1),
+      msg.subarray(at + 1, at + 3),
+      msg.subarray(at + 3),
+    ]);
     expect(out).toEqual([echo(1, "echo", { t: "a😀b" })]);
   });
 
@@ -228,7 +257,10 @@ describe("stdio bad input", () => {
     h.input.write(line(req(2)));
     const out = await h.finish();
     expect(out).toHaveLength(3);
-    expect(out[0]).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.any(String) } });
+    expect(out[0]).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: expect.any(String) },
+    });
     expect(out[1]).toEqual(out[0]);
     expect(out[2]).toEqual(echo(2, "ping"));
     expect(h.handler.seen).toHaveLength(1);
@@ -236,7 +268,13 @@ describe("stdio bad input", () => {
 
   it("answers invalid UTF-8 with -32700 and keeps serving", async () => {
     const h = harness();
-    h.input.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x'), Buffer.of(0xff, 0xfe), Buffer.from('"}\n')]));
+    h.input.write(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"x'),
+        Buffer.of(0xff, 0xfe),
+        Buffer.from('"}\n'),
+      ]),
+    );
     h.input.write(line(req(2)));
     const out = await h.finish();
     expect(out[0]).toMatchObject({ error: { code: -32700 } });
@@ -248,13 +286,17 @@ describe("stdio bad input", () => {
     const h = harness();
     h.input.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n');
     const out = await h.finish();
-    expect(out).toEqual([{ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("id") } }]);
+    expect(out).toEqual([
+      { jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("id") } },
+    ]);
     expect(h.handler.seen).toEqual([]);
   });
 
   it("answers other invalid messages with -32600, with the id when readable", async () => {
     const h = harness();
-    h.input.write('{"jsonrpc":"1.0","id":5,"method":"ping"}\n[1,2]\n42\n{"jsonrpc":"2.0","id":6}\n');
+    h.input.write(
+      '{"jsonrpc":"1.0","id":5,"method":"ping"}\n[1,2]\n42\n{"jsonrpc":"2.0","id":6}\n',
+    );
     const out = await h.finish();
     expect(out.map((m) => [m["id"], (m["error"] as Msg)["code"]])).toEqual([
       [5, -32600],
@@ -295,7 +337,9 @@ describe("stdio bad input", () => {
   });
 
   it("answers -32603 when a response cannot be serialised", async () => {
-    const h = harness({ bigint: (m) => ({ response: success(m["id"] as number, { n: 1n }), httpStatus: 200 }) });
+    const h = harness({
+      bigint: (m) => ({ response: success(m["id"] as number, { n: 1n }), httpStatus: 200 }),
+    });
     h.input.write(line(req(1, "bigint")) + line(req(2)));
     const out = byId(await h.finish());
     expect(out[0]).toMatchObject({ id: 1, error: { code: -32603 } });
@@ -306,7 +350,9 @@ describe("stdio bad input", () => {
     const depth = 10_000;
     const deepArray = "[".repeat(depth) + "]".repeat(depth);
     const deepParams = '{"jsonrpc":"2.0","id":2,"method":"deep","params":{"a":' + deepArray + "}}";
-    const h = harness({ deep: (m) => ({ response: success(m["id"] as number, { ok: true }), httpStatus: 200 }) });
+    const h = harness({
+      deep: (m) => ({ response: success(m["id"] as number, { ok: true }), httpStatus: 200 }),
+    });
     h.input.write(deepArray + "\n"); // an array: a batch, not supported
     h.input.write(deepParams + "\n");
     h.input.write("[".repeat(depth) + "\n"); // unbalanced: not JSON
@@ -314,16 +360,34 @@ describe("stdio bad input", () => {
     const out = await h.finish();
     // Past the parse guard's default limit (1000 levels) each is refused before JSON.parse.
     expect(summary(out)).toEqual(["-32700", "-32700", "-32700", "3"]);
-    expect(out.filter((m) => (m["error"] as Msg | undefined)?.["message"] === "Parse error: nested more than 1000 levels deep")).toHaveLength(3);
+    expect(
+      out.filter(
+        (m) =>
+          (m["error"] as Msg | undefined)?.["message"] ===
+          "Parse error: nested more than 1000 levels deep",
+      ),
+    ).toHaveLength(3);
   });
 
   it("takes nesting within maxDepth, and refuses one level more", async () => {
-    const nested = (depth: number) => '{"jsonrpc":"2.0","id":' + depth + ',"method":"deep","params":{"a":' + "[".repeat(depth - 2) + "]".repeat(depth - 2) + "}}";
-    const h = harness({ deep: (m) => ({ response: success(m["id"] as number, { ok: true }), httpStatus: 200 }) }, { maxDepth: 50 });
+    const nested = (depth: number) =>
+      '{"jsonrpc":"2.0","id":' +
+      depth +
+      ',"method":"deep","params":{"a":' +
+      "[".repeat(depth - 2) +
+      "]".repeat(depth - 2) +
+      "}}";
+    const h = harness(
+      { deep: (m) => ({ response: success(m["id"] as number, { ok: true }), httpStatus: 200 }) },
+      { maxDepth: 50 },
+    );
     h.input.write(nested(50) + "\n" + nested(51) + "\n");
     const out = await h.finish();
     expect(out).toContainEqual({ jsonrpc: "2.0", id: 50, result: { ok: true } });
-    expect(out).toContainEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: nested more than 50 levels deep" } });
+    expect(out).toContainEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: "Parse error: nested more than 50 levels deep" },
+    });
   });
 });
 
@@ -393,13 +457,21 @@ describe("stdio line limit", { timeout: 20_000 }, () => {
 
   it("rejects a huge line delivered as a single chunk, and the message after it in the same chunk is served", async () => {
     const h = harness({}, { maxLineBytes: 1024 });
-    h.input.write(Buffer.concat([Buffer.alloc(1024 * 1024, "z"), Buffer.from("\n" + line(req(5)))]));
+    h.input.write(
+      Buffer.concat([Buffer.alloc(1024 * 1024, "z"), Buffer.from("\n" + line(req(5)))]),
+    );
     const out = await h.finish();
     expect(summary(out)).toEqual(["-32600", "5"]);
   });
 
   it("rejects invalid limits", () => {
-    expect(() => serveStdio(fakeHandler(), { maxLineBytes: 0, input: new PassThrough(), output: new PassThrough() })).toThrow(RangeError);
+    expect(() =>
+      serveStdio(fakeHandler(), {
+        maxLineBytes: 0,
+        input: new PassThrough(),
+        output: new PassThrough(),
+      }),
+    ).toThrow(RangeError);
   });
 });
 
@@ -426,7 +498,11 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
   });
 
   it("writes a request's notifications as lines, before its response", async () => {
-    const progress = (n: number): JsonRpcNotification => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: n } });
+    const progress = (n: number): JsonRpcNotification => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progress: n },
+    });
     const h = harness({
       work: async (m, delivery) => {
         delivery.notify(progress(1));
@@ -447,28 +523,47 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
         new Promise<Outcome>((resolve) => {
           delivery.signal.addEventListener("abort", () => {
             aborted = delivery.signal.reason;
-            delivery.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "late" } });
+            delivery.notify({
+              jsonrpc: "2.0",
+              method: "notifications/message",
+              params: { level: "info", data: "late" },
+            });
             resolve({ response: success(m["id"] as string, { cancelled: true }), httpStatus: 200 });
           });
         }),
     });
     h.input.write(line(req("a", "wait")) + line(req(1, "wait")));
     await tick();
-    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "a", reason: "user gave up" } };
+    const cancelled = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: "a", reason: "user gave up" },
+    };
     h.input.write(line(cancelled));
     // An unknown id, and the number 1 given as a string: both ignored.
-    h.input.write(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "1" } }));
-    h.input.write(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "zzz" } }));
+    h.input.write(
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "1" } }),
+    );
+    h.input.write(
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "zzz" } }),
+    );
     h.input.write(line(req(2)));
     await h.waitFor(1);
     await tick();
     expect(aborted).toBeInstanceOf(Error);
     expect((aborted as Error).message).toBe("user gave up");
-    expect(h.handler.seen.some((m) => m["method"] === "notifications/cancelled" && (m["params"] as Msg)["requestId"] === "a")).toBe(true);
+    expect(
+      h.handler.seen.some(
+        (m) =>
+          m["method"] === "notifications/cancelled" && (m["params"] as Msg)["requestId"] === "a",
+      ),
+    ).toBe(true);
     expect(h.messages).toEqual([echo(2, "ping")]); // nothing for "a", request 1 still waiting
     const out = await h.finish();
     // Input end aborts request 1; it was not cancelled by the peer, so its response is written.
-    expect(out.slice(1).filter((m) => m["id"] === 1)).toEqual([{ jsonrpc: "2.0", id: 1, result: { cancelled: true } }]);
+    expect(out.slice(1).filter((m) => m["id"] === 1)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { cancelled: true } },
+    ]);
     expect(out.some((m) => m["id"] === "a")).toBe(false);
   });
 
@@ -499,7 +594,9 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
     const h = harness({
       hang: (m, delivery) =>
         new Promise<Outcome>((resolve) =>
-          delivery.signal.addEventListener("abort", () => resolve({ response: success(m["id"] as number, {}), httpStatus: 200 })),
+          delivery.signal.addEventListener("abort", () =>
+            resolve({ response: success(m["id"] as number, {}), httpStatus: 200 }),
+          ),
         ),
     });
     h.input.write(line(req(1, "hang")));
@@ -515,8 +612,18 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
   it("stops reading while the output is backed up, and resumes when it drains", async () => {
     const input = new PassThrough();
     const output = new PassThrough({ highWaterMark: 1024 });
-    const handler = fakeHandler({ big: (m) => ({ response: success(m["id"] as number, { blob: "b".repeat(4096) }), httpStatus: 200 }) });
-    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
+    const handler = fakeHandler({
+      big: (m) => ({
+        response: success(m["id"] as number, { blob: "b".repeat(4096) }),
+        httpStatus: 200,
+      }),
+    });
+    const server = serveStdio(handler, {
+      input,
+      output,
+      errors: new PassThrough(),
+      captureConsole: false,
+    });
     for (let i = 0; i < 50; i++) {
       input.write(line(req(i, "big")));
       await tick();
@@ -535,7 +642,9 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
     await server.closed;
     await tick();
     expect(handler.seen).toHaveLength(50);
-    expect(received.map((m) => m["id"]).sort((a, b) => Number(a) - Number(b))).toEqual([...Array(50).keys()]);
+    expect(received.map((m) => m["id"]).sort((a, b) => Number(a) - Number(b))).toEqual([
+      ...Array(50).keys(),
+    ]);
   });
 
   it("survives an output that fails (EPIPE) and shuts down", async () => {
@@ -547,7 +656,12 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
       },
     });
     const handler = fakeHandler();
-    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
+    const server = serveStdio(handler, {
+      input,
+      output,
+      errors: new PassThrough(),
+      captureConsole: false,
+    });
     input.write(line(req(1)) + line(req(2)));
     await server.closed;
     expect(handler.logs.join("\n")).toContain("EPIPE");
@@ -591,8 +705,15 @@ describe("stdio in a child process", { timeout: 30_000 }, () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "mcp-gen-stdio-"));
     const compiled = tsc(dir, {
-      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, rootDir: join(ROOT, "templates", "runtime"), outDir: join(dir, "runtime") },
-      files: ["stdio.ts", "jsonrpc.ts", "transport.ts"].map((f) => join(ROOT, "templates", "runtime", f)),
+      compilerOptions: {
+        ...STRICT_OPTIONS,
+        ...NODE_TYPES,
+        rootDir: join(ROOT, "templates", "runtime"),
+        outDir: join(dir, "runtime"),
+      },
+      files: ["stdio.ts", "jsonrpc.ts", "transport.ts"].map((f) =>
+        join(ROOT, "templates", "runtime", f),
+      ),
     });
     expect(compiled.output).toBe("");
     expect(compiled.status).toBe(0);
@@ -687,7 +808,16 @@ serveStdio({
       { jsonrpc: "2.0", id: 1, result: { noisy: true } },
       { jsonrpc: "2.0", id: 2, result: { method: "tools/list" } },
     ]);
-    for (const noise of ["noise: log", "noise: info", "noise: debug", "dir", "table", "noise: group", "default: 1", "noise: raw stdout write"]) {
+    for (const noise of [
+      "noise: log",
+      "noise: info",
+      "noise: debug",
+      "dir",
+      "table",
+      "noise: group",
+      "default: 1",
+      "noise: raw stdout write",
+    ]) {
       expect(r.stderr()).toContain(noise);
     }
   });
@@ -740,7 +870,9 @@ server.closed.then(() => console.error("closed"));
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
     child.stdin.write(line(req(1)));
-    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.on("close", (c) => resolve(c)),
+    );
     expect(code).toBe(0);
     expect(err).toBe("closed\n");
     expect(jsonLines(out)).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
@@ -769,7 +901,10 @@ server.closed.then(() => console.error("closed"));
 describe("stdio answers given at once", () => {
   /** A handler whose `handleRequest` answers synchronously (as the generated dispatcher does for synchronous handlers). */
   function syncHandler(
-    answer: (request: Msg, delivery: Delivery) => Outcome = (m) => ({ response: success(m["id"] as number, { echo: m["method"] }), httpStatus: 200 }),
+    answer: (request: Msg, delivery: Delivery) => Outcome = (m) => ({
+      response: success(m["id"] as number, { echo: m["method"] }),
+      httpStatus: 200,
+    }),
   ): MessageHandler & { order: string[] } {
     const order: string[] = [];
     return {
@@ -783,13 +918,30 @@ describe("stdio answers given at once", () => {
     };
   }
 
-  function serve(handler: MessageHandler): { input: PassThrough; output: () => Msg[]; closed: Promise<void> } {
+  function serve(handler: MessageHandler): {
+    input: PassThrough;
+    output: () => Msg[];
+    closed: Promise<void>;
+  } {
     const input = new PassThrough();
     const output = new PassThrough();
     let text = "";
     output.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
-    return { input, output: () => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Msg), closed: server.closed };
+    const server = serveStdio(handler, {
+      input,
+      output,
+      errors: new PassThrough(),
+      captureConsole: false,
+    });
+    return {
+      input,
+      output: () =>
+        text
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => JSON.parse(l) as Msg),
+      closed: server.closed,
+    };
   }
 
   it("writes synchronous answers in request order, once the chunk has been read", async () => {
@@ -798,13 +950,19 @@ describe("stdio answers given at once", () => {
     s.input.write(line(req(1, "a")) + line(req(2, "b")) + line(req(3, "c")));
     s.input.end();
     await s.closed;
-    expect(s.output()).toEqual(["a", "b", "c"].map((method, i) => ({ jsonrpc: "2.0", id: i + 1, result: { echo: method } })));
+    expect(s.output()).toEqual(
+      ["a", "b", "c"].map((method, i) => ({ jsonrpc: "2.0", id: i + 1, result: { echo: method } })),
+    );
     expect(handler.order).toEqual(["1", "2", "3"]);
   });
 
   it("suppresses a synchronous answer cancelled later in the same chunk, and answers the rest", async () => {
     const s = serve(syncHandler());
-    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    const cancelled = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1 },
+    };
     s.input.write(line(req(1)) + line(req(2)) + line(cancelled));
     s.input.end();
     await s.closed;
@@ -832,7 +990,10 @@ describe("stdio answers given at once", () => {
     const s = serve(
       syncHandler((m, delivery) => {
         late = delivery;
-        return Promise.resolve({ response: success(m["id"] as number, { later: true }), httpStatus: 200 }) as unknown as Outcome;
+        return Promise.resolve({
+          response: success(m["id"] as number, { later: true }),
+          httpStatus: 200,
+        }) as unknown as Outcome;
       }),
     );
     s.input.write(line(req(1)));
@@ -845,7 +1006,9 @@ describe("stdio answers given at once", () => {
 
   it("writes a long answer (over 64 KiB) as one line", async () => {
     const big = "x".repeat(200_000);
-    const s = serve(syncHandler((m) => ({ response: success(m["id"] as number, { big }), httpStatus: 200 })));
+    const s = serve(
+      syncHandler((m) => ({ response: success(m["id"] as number, { big }), httpStatus: 200 })),
+    );
     s.input.write(line(req(1)) + line(req(2)));
     s.input.end();
     await s.closed;
@@ -866,11 +1029,22 @@ describe("stdio decoding and the line buffer", () => {
   it("accepts U+FFFD written as valid UTF-8, and still rejects an invalid sequence next to one", async () => {
     const h = harness();
     h.input.write(line(req(1, "echo", { t: "a\uFFFDb" })));
-    h.input.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"method":"\uFFFD'), Buffer.of(0xc3), Buffer.from('"}\n')]));
+    h.input.write(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":2,"method":"\uFFFD'),
+        Buffer.of(0xc3),
+        Buffer.from('"}\n'),
+      ]),
+    );
     h.input.write(line(req(3)));
     const out = await h.finish();
-    expect(out.filter((m) => "result" in m)).toEqual([echo(1, "echo", { t: "a\uFFFDb" }), echo(3, "ping")]);
-    expect(out.filter((m) => "error" in m)).toEqual([{ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: not valid UTF-8" } }]);
+    expect(out.filter((m) => "result" in m)).toEqual([
+      echo(1, "echo", { t: "a\uFFFDb" }),
+      echo(3, "ping"),
+    ]);
+    expect(out.filter((m) => "error" in m)).toEqual([
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: not valid UTF-8" } },
+    ]);
   });
 
   it("carries lines across chunks, also a long one and then short ones", async () => {
@@ -896,13 +1070,23 @@ describe("stdio decoding and the line buffer", () => {
     const output = new PassThrough();
     let text = "";
     output.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    const server = serveStdio(fakeHandler(), { input, output, errors: new PassThrough(), captureConsole: false });
+    const server = serveStdio(fakeHandler(), {
+      input,
+      output,
+      errors: new PassThrough(),
+      captureConsole: false,
+    });
     const bytes = new TextEncoder().encode(line(req(1)) + line(req(2)));
     input.write(bytes.subarray(0, 10));
     input.write(bytes.subarray(10));
     input.end();
     await server.closed;
-    expect(text.trim().split("\n").map((l) => JSON.parse(l) as Msg)).toEqual([echo(1, "ping"), echo(2, "ping")]);
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Msg),
+    ).toEqual([echo(1, "ping"), echo(2, "ping")]);
   });
 });
 
@@ -917,8 +1101,16 @@ describe("stdio admission control", () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     const script: Record<string, Behaviour> = {
       hold: async (m, delivery) => {
-        await Promise.race([gate, new Promise<void>((resolve) => delivery.signal.addEventListener("abort", () => resolve()))]);
-        return { response: success(m["id"] as number, { held: true, aborted: delivery.signal.aborted }), httpStatus: 200 };
+        await Promise.race([
+          gate,
+          new Promise<void>((resolve) =>
+            delivery.signal.addEventListener("abort", () => resolve()),
+          ),
+        ]);
+        return {
+          response: success(m["id"] as number, { held: true, aborted: delivery.signal.aborted }),
+          httpStatus: 200,
+        };
       },
     };
     return { script, release: () => open() };
@@ -930,13 +1122,22 @@ describe("stdio admission control", () => {
     h.input.write([1, 2, 3, 4, 5].map((id) => line(req(id, "hold"))).join(""));
     const refused = await h.waitFor(2);
     expect(refused.map((m) => m["id"]).sort()).toEqual([4, 5]);
-    for (const m of refused) expect(m["error"]).toEqual({ code: -32000, message: "Server busy: too many requests in flight; retry later" });
+    for (const m of refused)
+      expect(m["error"]).toEqual({
+        code: -32000,
+        message: "Server busy: too many requests in flight; retry later",
+      });
     release();
     await h.waitFor(5);
     // Once they are answered, there is room again.
     h.input.write(line(req(6, "ping")));
     const out = await h.finish();
-    expect(out.slice(2, 5).map((m) => m["id"]).sort()).toEqual([1, 2, 3]);
+    expect(
+      out
+        .slice(2, 5)
+        .map((m) => m["id"])
+        .sort(),
+    ).toEqual([1, 2, 3]);
     for (const m of out.slice(2, 5)) expect(m["result"]).toEqual({ held: true, aborted: false });
     expect(out[5]).toEqual(echo(6, "ping"));
     expect(h.handler.logs.filter((l) => l.includes("too many requests in flight"))).toHaveLength(1);
@@ -951,12 +1152,21 @@ describe("stdio admission control", () => {
     expect(refused).toMatchObject({ id: 2, error: { code: -32000 } });
     release();
     const out = await h.finish();
-    expect(out.slice(1).map((m) => m["id"]).sort()).toEqual([1, 3]);
+    expect(
+      out
+        .slice(1)
+        .map((m) => m["id"])
+        .sort(),
+    ).toEqual([1, 3]);
   });
 
   it("rejects limits that are not positive integers", () => {
-    expect(() => harness({}, { maxRequestsInFlight: 0 })).toThrow(/maxRequestsInFlight must be a positive integer/);
-    expect(() => harness({}, { maxBytesInFlight: 1.5 })).toThrow(/maxBytesInFlight must be a positive integer/);
+    expect(() => harness({}, { maxRequestsInFlight: 0 })).toThrow(
+      /maxRequestsInFlight must be a positive integer/,
+    );
+    expect(() => harness({}, { maxBytesInFlight: 1.5 })).toThrow(
+      /maxBytesInFlight must be a positive integer/,
+    );
   });
 
   it("cancels by id among many requests in flight: the one named (every one sharing its id), none other", async () => {
@@ -966,9 +1176,17 @@ describe("stdio admission control", () => {
     for (let i = 0; i < 500; i++) ids.push(i, `s${i}`);
     h.input.write(ids.map((id) => line(req(id, "hold"))).join("") + line(req(7, "hold")));
     // Unknown ids, then 7 (twice in flight) and "s3"; 3 (a number) is not "3".
-    const cancel = (requestId: unknown) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } });
-    h.input.write(Array.from({ length: 2000 }, (_, i) => cancel(`unknown-${i}`)).join("") + cancel(7) + cancel("s3") + cancel("3"));
-    await until(() => h.handler.seen.filter((m) => m["method"] === "notifications/cancelled").length === 2003);
+    const cancel = (requestId: unknown) =>
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } });
+    h.input.write(
+      Array.from({ length: 2000 }, (_, i) => cancel(`unknown-${i}`)).join("") +
+        cancel(7) +
+        cancel("s3") +
+        cancel("3"),
+    );
+    await until(
+      () => h.handler.seen.filter((m) => m["method"] === "notifications/cancelled").length === 2003,
+    );
     release();
     const out = await h.finish();
     const answered = out.map((m) => m["id"]);

@@ -6,7 +6,13 @@
 import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { bearerAuth, createServer, InvalidTokenError, type BearerAuthOptions, type VerifiedToken } from "../generated/2026-07-28/index.js";
+import {
+  bearerAuth,
+  createServer,
+  InvalidTokenError,
+  type BearerAuthOptions,
+  type VerifiedToken,
+} from "../generated/2026-07-28/index.js";
 import { PV, CC } from "./helpers/client-fake.js";
 
 const servers: Array<{ close(): Promise<void> }> = [];
@@ -17,8 +23,18 @@ afterEach(async () => {
 const AS = "https://auth.example.com";
 const TOKENS: Record<string, VerifiedToken> = {
   "reader-token": { scopes: ["mcp:read"], subject: "alice", clientId: "app", issuer: AS },
-  "writer-token": { scopes: ["mcp:read", "mcp:write"], subject: "bob", clientId: "app", issuer: AS },
-  "expired-token": { scopes: ["mcp:read", "mcp:write"], subject: "carol", issuer: AS, expiresAt: 1 },
+  "writer-token": {
+    scopes: ["mcp:read", "mcp:write"],
+    subject: "bob",
+    clientId: "app",
+    issuer: AS,
+  },
+  "expired-token": {
+    scopes: ["mcp:read", "mcp:write"],
+    subject: "carol",
+    issuer: AS,
+    expiresAt: 1,
+  },
 };
 
 async function serve(auth: Partial<BearerAuthOptions> = {}) {
@@ -28,12 +44,32 @@ async function serve(auth: Partial<BearerAuthOptions> = {}) {
     capabilities: { tools: {} },
     log: (m) => logged.push(m),
     handlers: {
-      "tools/list": () => ({ tools: [{ name: "read", description: "r", inputSchema: { type: "object" } }, { name: "erase", description: "e", inputSchema: { type: "object" } }] }),
+      "tools/list": () => ({
+        tools: [
+          { name: "read", description: "r", inputSchema: { type: "object" } },
+          { name: "erase", description: "e", inputSchema: { type: "object" } },
+        ],
+      }),
       "tools/call": (params, ctx) => {
         // "confirm" asks for input first; its retry carries the sealed state back.
         if (params.name === "confirm" && ctx.state === undefined)
-          return ctx.inputRequired({ ok: { method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object", properties: {} } } } }, { by: ctx.principal });
-        return { content: [{ type: "text", text: `${params.name} by ${String(ctx.principal)} with ${ctx.auth?.scopes.join(" ")} for ${ctx.auth?.clientId}` }] };
+          return ctx.inputRequired(
+            {
+              ok: {
+                method: "elicitation/create",
+                params: { message: "sure?", requestedSchema: { type: "object", properties: {} } },
+              },
+            },
+            { by: ctx.principal },
+          );
+        return {
+          content: [
+            {
+              type: "text",
+              text: `${params.name} by ${String(ctx.principal)} with ${ctx.auth?.scopes.join(" ")} for ${ctx.auth?.clientId}`,
+            },
+          ],
+        };
       },
     },
   });
@@ -70,7 +106,13 @@ async function serve(auth: Partial<BearerAuthOptions> = {}) {
 }
 
 const meta = { [PV]: "2026-07-28", [CC]: { elicitation: {} } };
-function post(url: string, method: string, params: Record<string, unknown>, token?: string, name?: string) {
+function post(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  token?: string,
+  name?: string,
+) {
   return fetch(url, {
     method: "POST",
     headers: {
@@ -93,14 +135,21 @@ describe("bearerAuth", () => {
     const response = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`);
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await response.json()).toEqual({ resource: url, authorization_servers: [AS], scopes_supported: ["mcp:read", "mcp:write"], bearer_methods_supported: ["header"] });
+    expect(await response.json()).toEqual({
+      resource: url,
+      authorization_servers: [AS],
+      scopes_supported: ["mcp:read", "mcp:write"],
+      bearer_methods_supported: ["header"],
+    });
   });
 
   it("answers a request without a token 401 naming the metadata and the scope it needs", async () => {
     const { url } = await serve();
     const response = await post(url, "tools/list", {});
     expect(response.status).toBe(401);
-    expect(challenge(response)).toBe(`Bearer resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:read"`);
+    expect(challenge(response)).toBe(
+      `Bearer resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:read"`,
+    );
   });
 
   it("answers an unknown, malformed or expired token 401 invalid_token, without echoing it", async () => {
@@ -112,7 +161,11 @@ describe("bearerAuth", () => {
       const text = `${challenge(response)} ${await response.text()}`;
       expect(text).not.toContain(token);
     }
-    const malformed = await fetch(url, { method: "POST", headers: { Authorization: "Basic abc", "Content-Type": "application/json" }, body: "{}" });
+    const malformed = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: "Basic abc", "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(malformed.status).toBe(401);
     expect(challenge(malformed)).toContain('error="invalid_request"');
     expect(logged.join("\n")).not.toMatch(/forged-token|expired-token/);
@@ -122,21 +175,47 @@ describe("bearerAuth", () => {
     const { url } = await serve();
     const listed = await post(url, "tools/list", {}, "reader-token");
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(2);
-    const read = await post(url, "tools/call", { name: "read", arguments: {} }, "reader-token", "read");
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(
+      2,
+    );
+    const read = await post(
+      url,
+      "tools/call",
+      { name: "read", arguments: {} },
+      "reader-token",
+      "read",
+    );
     expect(read.status).toBe(200);
-    const erase = await post(url, "tools/call", { name: "erase", arguments: {} }, "reader-token", "erase");
+    const erase = await post(
+      url,
+      "tools/call",
+      { name: "erase", arguments: {} },
+      "reader-token",
+      "erase",
+    );
     expect(erase.status).toBe(403);
     expect(challenge(erase)).toContain('error="insufficient_scope"');
     expect(challenge(erase)).toContain('scope="mcp:read mcp:write"');
-    const written = await post(url, "tools/call", { name: "erase", arguments: {} }, "writer-token", "erase");
+    const written = await post(
+      url,
+      "tools/call",
+      { name: "erase", arguments: {} },
+      "writer-token",
+      "erase",
+    );
     expect(written.status).toBe(200);
   });
 
   it("cannot be talked past by a header that disagrees with the body", async () => {
     const { url } = await serve();
     // Mcp-Name says "read" (no extra scope), the body says "erase": the transport refuses the mismatch.
-    const response = await post(url, "tools/call", { name: "erase", arguments: {} }, "reader-token", "read");
+    const response = await post(
+      url,
+      "tools/call",
+      { name: "erase", arguments: {} },
+      "reader-token",
+      "read",
+    );
     expect(response.status).toBe(400);
   });
 
@@ -144,8 +223,17 @@ describe("bearerAuth", () => {
     const { url } = await serve();
     const response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: "Bearer reader-token" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }),
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        Authorization: "Bearer reader-token",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: meta },
+      }),
     });
     expect(response.status).toBe(403);
     expect(challenge(response)).toContain('scope="mcp:read mcp:write"');
@@ -163,20 +251,43 @@ describe("bearerAuth", () => {
 describe("bearerAuth: the principal", () => {
   it("reaches the handler as ctx.principal (<issuer>#<subject>), the rest of what the token said as ctx.auth", async () => {
     const { url } = await serve();
-    const response = await post(url, "tools/call", { name: "read", arguments: {} }, "reader-token", "read");
+    const response = await post(
+      url,
+      "tools/call",
+      { name: "read", arguments: {} },
+      "reader-token",
+      "read",
+    );
     const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
     expect(body.result.content[0]!.text).toBe(`read by ${AS}#alice with mcp:read for app`);
   });
 
   it("binds input_required state to it: alice's state does not open for bob", async () => {
     const { url } = await serve({ scopes: {} });
-    const first = (await (await post(url, "tools/call", { name: "confirm", arguments: {} }, "reader-token", "confirm")).json()) as { result: { resultType: string; requestState: string } };
+    const first = (await (
+      await post(url, "tools/call", { name: "confirm", arguments: {} }, "reader-token", "confirm")
+    ).json()) as { result: { resultType: string; requestState: string } };
     expect(first.result.resultType).toBe("input_required");
     const retry = (token: string) =>
-      post(url, "tools/call", { name: "confirm", arguments: {}, requestState: first.result.requestState, inputResponses: { ok: { action: "accept", content: {} } } }, token, "confirm");
-    const asBob = (await (await retry("writer-token")).json()) as { error?: { code: number; message: string } };
+      post(
+        url,
+        "tools/call",
+        {
+          name: "confirm",
+          arguments: {},
+          requestState: first.result.requestState,
+          inputResponses: { ok: { action: "accept", content: {} } },
+        },
+        token,
+        "confirm",
+      );
+    const asBob = (await (await retry("writer-token")).json()) as {
+      error?: { code: number; message: string };
+    };
     expect(asBob.error?.code).toBe(-32602);
-    const asAlice = (await (await retry("reader-token")).json()) as { result: { content: Array<{ text: string }> } };
+    const asAlice = (await (await retry("reader-token")).json()) as {
+      result: { content: Array<{ text: string }> };
+    };
     expect(asAlice.result.content[0]!.text).toBe(`confirm by ${AS}#alice with mcp:read for app`);
   });
 });

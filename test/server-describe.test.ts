@@ -26,37 +26,70 @@ afterAll(() => generator.dispose());
 const generate = generator.generate;
 
 const INFO = { name: "describe-test", version: "1.2.3" };
-const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { [PV]: "2026-07-28", [CC]: {} } } };
+const discover = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "server/discover",
+  params: { _meta: { [PV]: "2026-07-28", [CC]: {} } },
+};
 
-async function discoverWith(generated: { server: Record<string, unknown> }, options: Record<string, unknown> = {}): Promise<Msg> {
+async function discoverWith(
+  generated: { server: Record<string, unknown> },
+  options: Record<string, unknown> = {},
+): Promise<Msg> {
   const createServer = generated.server["createServer"] as (o: unknown) => ServerLike;
-  const server = createServer({ info: INFO, capabilities: { tools: {} }, handlers: {}, ...options });
-  const outcome = await server.dispatcher.handle(discover, { notify: () => {}, signal: new AbortController().signal });
+  const server = createServer({
+    info: INFO,
+    capabilities: { tools: {} },
+    handlers: {},
+    ...options,
+  });
+  const outcome = await server.dispatcher.handle(discover, {
+    notify: () => {},
+    signal: new AbortController().signal,
+  });
   return outcome.response!;
 }
 
 describe("the server's description follows the revision's result type", () => {
   it("fills a required serverInfo from the server's info, and the result passes the revision's own validator", async () => {
-    const generated = await generate(withDiscoverFields("  serverInfo: Implementation;\n"), "discover-with-server-info");
+    const generated = await generate(
+      withDiscoverFields("  serverInfo: Implementation;\n"),
+      "discover-with-server-info",
+    );
     const response = await discoverWith(generated, { instructions: "Be kind." });
     expect(response.error).toBeUndefined();
     expect(response.result.serverInfo).toEqual(INFO);
     expect(response.result.instructions).toBe("Be kind.");
-    const validate = generated.validators["validateDiscoverResult"] as (v: unknown) => { ok: boolean };
+    const validate = generated.validators["validateDiscoverResult"] as (v: unknown) => {
+      ok: boolean;
+    };
     expect(validate(response.result)).toEqual({ ok: true, value: response.result });
   });
 
   it("writes no serverInfo where the revision's result has none", async () => {
     const generated = await generate(BASE, "discover-plain");
     const response = await discoverWith(generated);
-    expect(Object.keys(response.result).sort()).toEqual(["_meta", "cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs"]);
+    expect(Object.keys(response.result).sort()).toEqual([
+      "_meta",
+      "cacheScope",
+      "capabilities",
+      "resultType",
+      "supportedVersions",
+      "ttlMs",
+    ]);
   });
 
   it("leaves an optional field it has no source for out", async () => {
-    const generated = await generate(withDiscoverFields("  motto?: string;\n"), "discover-optional-extra");
+    const generated = await generate(
+      withDiscoverFields("  motto?: string;\n"),
+      "discover-optional-extra",
+    );
     const response = await discoverWith(generated);
     expect(response.result).not.toHaveProperty("motto");
-    const validate = generated.validators["validateDiscoverResult"] as (v: unknown) => { ok: boolean };
+    const validate = generated.validators["validateDiscoverResult"] as (v: unknown) => {
+      ok: boolean;
+    };
     expect(validate(response.result).ok).toBe(true);
   });
 
@@ -71,6 +104,8 @@ describe("the server's description follows the revision's result type", () => {
     }
     expect(error).toBeInstanceOf(GeneratorError);
     expect((error as GeneratorError).line).toBe(line);
-    expect((error as Error).message).toMatch(/`DiscoverResult` requires `motto`, which the generated server writes itself/);
+    expect((error as Error).message).toMatch(
+      /`DiscoverResult` requires `motto`, which the generated server writes itself/,
+    );
   });
 });

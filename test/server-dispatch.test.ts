@@ -20,7 +20,19 @@ import {
   type Peer,
   type Transport,
 } from "./helpers/server-harness.js";
-import { CACHE, CAPABILITIES, ELICIT_CONFIRM, INFO, INSTRUCTIONS, REVISION, call, makeFixture, meta, rpc, type Fixture } from "./helpers/server-fixture.js";
+import {
+  CACHE,
+  CAPABILITIES,
+  ELICIT_CONFIRM,
+  INFO,
+  INSTRUCTIONS,
+  REVISION,
+  call,
+  makeFixture,
+  meta,
+  rpc,
+  type Fixture,
+} from "./helpers/server-fixture.js";
 
 const ALL_CAPS = { sampling: {}, elicitation: {}, roots: {} };
 
@@ -49,13 +61,32 @@ const { "io.modelcontextprotocol/clientInfo": _ci, ...metaWithoutClientInfo } = 
 
 const CASES: Case[] = [
   // ---- per-request _meta -------------------------------------------------------------------------
-  { name: "no params at all → -32602", message: raw("tools/list"), status: 400, error: { code: -32602, message: "Invalid params: _meta is required on every request" } },
-  { name: "params without _meta → -32602", message: raw("server/discover", {}), status: 400, error: { code: -32602, message: "Invalid params: _meta is required on every request" } },
-  { name: "_meta not an object → -32602", message: raw("server/discover", { _meta: "meta" }), status: 400, error: { code: -32602, message: "Invalid params: _meta is required on every request" } },
+  {
+    name: "no params at all → -32602",
+    message: raw("tools/list"),
+    status: 400,
+    error: { code: -32602, message: "Invalid params: _meta is required on every request" },
+  },
+  {
+    name: "params without _meta → -32602",
+    message: raw("server/discover", {}),
+    status: 400,
+    error: { code: -32602, message: "Invalid params: _meta is required on every request" },
+  },
+  {
+    name: "_meta not an object → -32602",
+    message: raw("server/discover", { _meta: "meta" }),
+    status: 400,
+    error: { code: -32602, message: "Invalid params: _meta is required on every request" },
+  },
   {
     // versioning.mdx: a modern-only server names its versions in any error to an initialize request.
     name: "an initialize-era handshake → -32022 naming the supported versions",
-    message: raw("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } }),
+    message: raw("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "legacy", version: "1" },
+    }),
     headers: { "MCP-Protocol-Version": null },
     status: 400,
     error: {
@@ -102,7 +133,11 @@ const CASES: Case[] = [
     name: "unsupported version → -32022 with supported/requested",
     message: raw("server/discover", { _meta: meta(undefined, { [PV]: "v999.0.0" }) }),
     status: 400,
-    error: { code: -32022, message: "Unsupported protocol version", data: { supported: [REVISION], requested: "v999.0.0" } },
+    error: {
+      code: -32022,
+      message: "Unsupported protocol version",
+      data: { supported: [REVISION], requested: "v999.0.0" },
+    },
   },
   {
     name: "an older known version is unsupported too → -32022",
@@ -118,7 +153,11 @@ const CASES: Case[] = [
     headers: { "MCP-Protocol-Version": REVISION },
     only: ["http"],
     status: 400,
-    error: { code: -32020, message: "Header mismatch: MCP-Protocol-Version header value '2026-07-28' does not match body value 'v999.0.0'" },
+    error: {
+      code: -32020,
+      message:
+        "Header mismatch: MCP-Protocol-Version header value '2026-07-28' does not match body value 'v999.0.0'",
+    },
   },
   {
     name: "MCP-Protocol-Version header missing → -32020",
@@ -126,7 +165,10 @@ const CASES: Case[] = [
     headers: { "MCP-Protocol-Version": null },
     only: ["http"],
     status: 400,
-    error: { code: -32020, message: "Header mismatch: the required MCP-Protocol-Version header is missing" },
+    error: {
+      code: -32020,
+      message: "Header mismatch: the required MCP-Protocol-Version header is missing",
+    },
   },
   {
     name: "Mcp-Method header ≠ method → -32020",
@@ -134,7 +176,11 @@ const CASES: Case[] = [
     headers: { "Mcp-Method": "prompts/list" },
     only: ["http"],
     status: 400,
-    error: { code: -32020, message: "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'" },
+    error: {
+      code: -32020,
+      message:
+        "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'",
+    },
   },
   {
     name: "Mcp-Method header missing → -32020",
@@ -150,7 +196,10 @@ const CASES: Case[] = [
     headers: { "Mcp-Name": "other" },
     only: ["http"],
     status: 400,
-    error: { code: -32020, message: "Header mismatch: Mcp-Name header value 'other' does not match body value 'echo'" },
+    error: {
+      code: -32020,
+      message: "Header mismatch: Mcp-Name header value 'other' does not match body value 'echo'",
+    },
   },
   {
     name: "Mcp-Name header missing → -32020",
@@ -173,7 +222,11 @@ const CASES: Case[] = [
     name: "a capability the handler requires → -32021 with requiredCapabilities",
     message: call("needs_sampling"),
     status: 400,
-    error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } },
+    error: {
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { sampling: {} } },
+    },
   },
   {
     name: "requiredCapabilities lists only what is missing",
@@ -185,21 +238,34 @@ const CASES: Case[] = [
     name: "the capability declared → served",
     message: rpc("tools/call", { _meta: meta(ALL_CAPS), name: "needs_sampling" }),
     status: 200,
-    check: ({ response }) => expect(response?.result?.content).toEqual([{ type: "text", text: "the client can sample" }]),
+    check: ({ response }) =>
+      expect(response?.result?.content).toEqual([{ type: "text", text: "the client can sample" }]),
   },
 
   // ---- methods ------------------------------------------------------------------------------------
-  ...["unknown/method", "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "toString", "__proto__", "constructor", "hasOwnProperty"].map(
-    (method): Case => ({
-      name: `${method} → -32601`,
-      message: rpc(method),
-      status: 404,
-      error: { code: -32601, message: `Method not found: ${method}` },
-    }),
-  ),
+  ...[
+    "unknown/method",
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "toString",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+  ].map((method): Case => ({
+    name: `${method} → -32601`,
+    message: rpc(method),
+    status: 404,
+    error: { code: -32601, message: `Method not found: ${method}` },
+  })),
   {
     name: "a method whose server capability is not declared (completions) → -32601, handler or not",
-    message: rpc("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "b" } }),
+    message: rpc("completion/complete", {
+      ref: { type: "ref/prompt", name: "p" },
+      argument: { name: "a", value: "b" },
+    }),
     status: 404,
     error: { code: -32601, message: "Method not found: completion/complete" },
   },
@@ -237,14 +303,23 @@ const CASES: Case[] = [
     message: call("echo", { arguments: { a: 1 } }),
     status: 200,
     check: ({ response }) =>
-      expect(response?.result).toEqual({ content: [{ type: "text", text: '{"a":1}' }], resultType: "complete", _meta: { [SERVER_INFO]: INFO } }),
+      expect(response?.result).toEqual({
+        content: [{ type: "text", text: '{"a":1}' }],
+        resultType: "complete",
+        _meta: { [SERVER_INFO]: INFO },
+      }),
   },
   {
     name: "cacheable result without hints gets the cache option's",
     message: rpc("tools/list"),
     status: 200,
     check: ({ response }) => {
-      expect(response?.result).toMatchObject({ resultType: "complete", ttlMs: CACHE.ttlMs, cacheScope: CACHE.cacheScope, _meta: { [SERVER_INFO]: INFO } });
+      expect(response?.result).toMatchObject({
+        resultType: "complete",
+        ttlMs: CACHE.ttlMs,
+        cacheScope: CACHE.cacheScope,
+        _meta: { [SERVER_INFO]: INFO },
+      });
       expect(response?.result?.tools.map((t: Msg) => t.name)).toContain("echo");
     },
   },
@@ -253,13 +328,24 @@ const CASES: Case[] = [
     message: rpc("resources/read", { uri: "test://a" }),
     status: 200,
     check: ({ response }) =>
-      expect(response?.result).toEqual({ contents: [{ uri: "test://a", text: "hello" }], resultType: "complete", ttlMs: CACHE.ttlMs, cacheScope: CACHE.cacheScope, _meta: { [SERVER_INFO]: INFO } }),
+      expect(response?.result).toEqual({
+        contents: [{ uri: "test://a", text: "hello" }],
+        resultType: "complete",
+        ttlMs: CACHE.ttlMs,
+        cacheScope: CACHE.cacheScope,
+        _meta: { [SERVER_INFO]: INFO },
+      }),
   },
   {
     name: "handler-provided caching hints are kept",
     message: rpc("resources/list"),
     status: 200,
-    check: ({ response }) => expect(response?.result).toMatchObject({ ttlMs: 99, cacheScope: "public", resultType: "complete" }),
+    check: ({ response }) =>
+      expect(response?.result).toMatchObject({
+        ttlMs: 99,
+        cacheScope: "public",
+        resultType: "complete",
+      }),
   },
 
   // ---- invalid params -----------------------------------------------------------------------------
@@ -267,19 +353,31 @@ const CASES: Case[] = [
     name: "a missing required param → -32602 at /",
     message: rpc("tools/call", { arguments: {} }),
     status: 400,
-    error: { code: -32602, message: "Invalid params: / must have required property 'name'", data: { path: "" } },
+    error: {
+      code: -32602,
+      message: "Invalid params: / must have required property 'name'",
+      data: { path: "" },
+    },
   },
   {
     name: "a param of the wrong type → -32602 naming its pointer",
     message: call("echo", { arguments: "not-an-object" }),
     status: 400,
-    error: { code: -32602, message: "Invalid params: /arguments must be object", data: { path: "/arguments" } },
+    error: {
+      code: -32602,
+      message: "Invalid params: /arguments must be object",
+      data: { path: "/arguments" },
+    },
   },
   {
     name: "an invalid optional param → -32602 naming its pointer",
     message: rpc("tools/list", { cursor: 5 }),
     status: 400,
-    error: { code: -32602, message: "Invalid params: /cursor must be string", data: { path: "/cursor" } },
+    error: {
+      code: -32602,
+      message: "Invalid params: /cursor must be string",
+      data: { path: "/cursor" },
+    },
   },
   {
     name: "an invalid _meta field → -32602 naming its pointer",
@@ -300,14 +398,20 @@ const CASES: Case[] = [
     message: rpc("prompts/list", { cursor: "bad" }),
     status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error: the server produced an invalid result" },
-    check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("prompts/list returned an invalid result at /prompts"))).toBe(true),
+    check: (_exchange, { logs }) =>
+      expect(
+        logs.some((l) => l.includes("prompts/list returned an invalid result at /prompts")),
+      ).toBe(true),
   },
   {
     name: "a null result → -32603, logged",
     message: call("null_result"),
     status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
-    check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("handler for tools/call returned null, not a result object"))).toBe(true),
+    check: (_exchange, { logs }) =>
+      expect(
+        logs.some((l) => l.includes("handler for tools/call returned null, not a result object")),
+      ).toBe(true),
   },
   {
     name: "a thrown RpcError passes through with its code and data",
@@ -329,7 +433,11 @@ const CASES: Case[] = [
     check: ({ response, body }, { logs }) => {
       expect(JSON.stringify(response)).not.toContain("s3cr3t");
       if (body !== null) expect(body).not.toContain("s3cr3t");
-      expect(logs.some((l) => l.includes("handler for tools/call failed") && l.includes("s3cr3t-db-password"))).toBe(true);
+      expect(
+        logs.some(
+          (l) => l.includes("handler for tools/call failed") && l.includes("s3cr3t-db-password"),
+        ),
+      ).toBe(true);
     },
   },
   {
@@ -337,20 +445,26 @@ const CASES: Case[] = [
     message: call("unsealable_state"),
     status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
-    check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("tools/call failed") && l.includes("BigInt"))).toBe(true),
+    check: (_exchange, { logs }) =>
+      expect(logs.some((l) => l.includes("tools/call failed") && l.includes("BigInt"))).toBe(true),
   },
   {
     name: "an input request of an unknown method → -32603, logged",
     message: call("unknown_input"),
     status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
-    check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("asked for unknown input request tools/list"))).toBe(true),
+    check: (_exchange, { logs }) =>
+      expect(logs.some((l) => l.includes("asked for unknown input request tools/list"))).toBe(true),
   },
 
   // ---- notifications ------------------------------------------------------------------------------
   {
     name: "a notification gets no answer",
-    message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 424242, reason: "changed my mind" } },
+    message: {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 424242, reason: "changed my mind" },
+    },
     status: 202,
     silent: true,
   },
@@ -368,9 +482,21 @@ const CASES: Case[] = [
     status: 200,
     check: ({ notifications, messages, contentType, response }) => {
       expect(notifications).toEqual([
-        { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok-1", progress: 1, total: 3, message: "one" } },
-        { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok-1", progress: 2, total: 3 } },
-        { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok-1", progress: 3, total: 3, message: "three" } },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: "tok-1", progress: 1, total: 3, message: "one" },
+        },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: "tok-1", progress: 2, total: 3 },
+        },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: "tok-1", progress: 3, total: 3, message: "three" },
+        },
       ]);
       expect(messages.indexOf(response!)).toBeGreaterThan(messages.indexOf(notifications[2]!));
       if (contentType !== null) expect(contentType).toBe("text/event-stream");
@@ -380,7 +506,8 @@ const CASES: Case[] = [
     name: "a numeric progressToken is echoed as a number",
     message: call("progress", { _meta: meta(undefined, { progressToken: 7 }) }),
     status: 200,
-    check: ({ notifications }) => expect(notifications.map((n) => n.params.progressToken)).toEqual([7, 7, 7]),
+    check: ({ notifications }) =>
+      expect(notifications.map((n) => n.params.progressToken)).toEqual([7, 7, 7]),
   },
   {
     name: "no progress notifications without a progressToken",
@@ -400,15 +527,29 @@ const CASES: Case[] = [
     status: 200,
     check: ({ notifications }) =>
       expect(notifications).toEqual([
-        { jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", data: { at: "warning" }, logger: "fixture" } },
-        { jsonrpc: "2.0", method: "notifications/message", params: { level: "error", data: { at: "error" }, logger: "fixture" } },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level: "warning", data: { at: "warning" }, logger: "fixture" },
+        },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level: "error", data: { at: "error" }, logger: "fixture" },
+        },
       ]),
   },
   {
     name: "logLevel debug gets every level",
     message: call("log", { _meta: meta(undefined, { [LOG_LEVEL]: "debug" }) }),
     status: 200,
-    check: ({ notifications }) => expect(notifications.map((n) => n.params.level)).toEqual(["debug", "info", "warning", "error"]),
+    check: ({ notifications }) =>
+      expect(notifications.map((n) => n.params.level)).toEqual([
+        "debug",
+        "info",
+        "warning",
+        "error",
+      ]),
   },
   {
     name: "logLevel emergency gets none of them",
@@ -431,26 +572,37 @@ const CASES: Case[] = [
     name: "input requests the client did not declare a capability for → -32021",
     message: call("ask_sampling"),
     status: 400,
-    error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } },
+    error: {
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { sampling: {} } },
+    },
   },
   {
     name: "every undeclared input capability is listed",
     message: rpc("tools/call", { _meta: meta({}), name: "ask_three" }),
     status: 400,
-    error: { code: -32021, data: { requiredCapabilities: { elicitation: {}, sampling: {}, roots: {} } } },
+    error: {
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {}, sampling: {}, roots: {} } },
+    },
   },
   {
     name: "input_required from a method that may not answer it (tools/list) → -32603, logged",
     message: rpc("tools/list", { cursor: "mrtr" }),
     status: 200, // internal errors travel in a 200 answer (dispatch.ts statusFor)
     error: { code: -32603, message: "Internal error" },
-    check: (_exchange, { logs }) => expect(logs.some((l) => l.includes("tools/list may not answer input_required"))).toBe(true),
+    check: (_exchange, { logs }) =>
+      expect(logs.some((l) => l.includes("tools/list may not answer input_required"))).toBe(true),
   },
   {
     name: "a requestState that is not one of ours → -32602",
     message: call("ask", { requestState: "not-a-state" }),
     status: 400,
-    error: { code: -32602, message: "Invalid params: requestState integrity check failed (malformed)" },
+    error: {
+      code: -32602,
+      message: "Invalid params: requestState integrity check failed (malformed)",
+    },
   },
   {
     name: "inputResponses that are not InputResponses → -32602 naming the pointer",
@@ -493,7 +645,8 @@ for (const transport of TRANSPORTS) {
         // Every error response carries the request's id.
         expect(response!.id).toBe((c.message as Msg).id);
         expect(response!.error.code).toBe(c.error.code);
-        if (typeof c.error.message === "string") expect(response!.error.message).toBe(c.error.message);
+        if (typeof c.error.message === "string")
+          expect(response!.error.message).toBe(c.error.message);
         else if (c.error.message) expect(response!.error.message).toMatch(c.error.message);
         if (c.error.data !== undefined) expect(response!.error.data).toEqual(c.error.data);
         if (transport === "http") expect(exchange.contentType).toBe("application/json");
@@ -511,7 +664,10 @@ for (const transport of TRANSPORTS) {
       { label: "resources/read", message: rpc("resources/read", { uri: "test://bad" }) },
     ])("an invalid $label result → -32603", async ({ message }) => {
       const exchange = await peer.send(message);
-      expect(exchange.response?.error).toEqual({ code: -32603, message: "Internal error: the server produced an invalid result" });
+      expect(exchange.response?.error).toEqual({
+        code: -32603,
+        message: "Internal error: the server produced an invalid result",
+      });
     });
 
     it("caching defaults without a cache option: 0/private on results, 0/public on discover", async () => {
@@ -530,8 +686,13 @@ for (const transport of TRANSPORTS) {
     });
 
     describe("input_required (multi round-trip)", () => {
-      async function firstRound(name = "ask", capabilities?: Record<string, unknown>): Promise<Msg> {
-        const first = await peer.send(capabilities ? rpc("tools/call", { _meta: meta(capabilities), name }) : call(name));
+      async function firstRound(
+        name = "ask",
+        capabilities?: Record<string, unknown>,
+      ): Promise<Msg> {
+        const first = await peer.send(
+          capabilities ? rpc("tools/call", { _meta: meta(capabilities), name }) : call(name),
+        );
         expect(first.response?.error).toBeUndefined();
         return first.response!.result as Msg;
       }
@@ -562,12 +723,19 @@ for (const transport of TRANSPORTS) {
         expect(second.response?.error).toBeUndefined();
         expect(second.response?.result.resultType).toBe("complete");
         const seen = JSON.parse(second.response!.result.content[0].text) as Msg;
-        expect(seen).toEqual({ state: { round: 1 }, keys: ["confirm"], plainPrototype: true, confirm: { action: "accept", content: { ok: true } } });
+        expect(seen).toEqual({
+          state: { round: 1 },
+          keys: ["confirm"],
+          plainPrototype: true,
+          confirm: { action: "accept", content: { ok: true } },
+        });
       });
 
       it("a response of the wrong kind for what was asked → -32602 naming the pointer", async () => {
         const { requestState } = await firstRound();
-        const bad = await peer.send(call("ask", { requestState, inputResponses: { confirm: { roots: [] } } }));
+        const bad = await peer.send(
+          call("ask", { requestState, inputResponses: { confirm: { roots: [] } } }),
+        );
         expect(bad.response?.error).toEqual({
           code: -32602,
           message: "Invalid params: /inputResponses/confirm must have required property 'action'",
@@ -580,29 +748,55 @@ for (const transport of TRANSPORTS) {
         const { requestState } = await firstRound();
         const flipped = `${requestState.slice(0, 10)}${requestState[10] === "A" ? "B" : "A"}${requestState.slice(11)}`;
         for (const state of [`${requestState}-TAMPERED`, flipped]) {
-          const answer = await peer.send(call("ask", { requestState: state, inputResponses: { confirm: { action: "accept", content: { ok: true } } } }));
+          const answer = await peer.send(
+            call("ask", {
+              requestState: state,
+              inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+            }),
+          );
           expect(answer.response?.error?.code).toBe(-32602);
-          expect(answer.response?.error?.message).toMatch(/^Invalid params: requestState integrity check failed \((tampered|malformed)\)$/);
+          expect(answer.response?.error?.message).toMatch(
+            /^Invalid params: requestState integrity check failed \((tampered|malformed)\)$/,
+          );
         }
       });
 
       it("a state sealed for another tool → -32602 (foreign)", async () => {
         const { requestState } = await firstRound("ask");
-        const answer = await peer.send(call("inspect", { requestState, inputResponses: { confirm: { action: "accept", content: { ok: true } } } }));
-        expect(answer.response?.error).toEqual({ code: -32602, message: "Invalid params: requestState integrity check failed (foreign)" });
+        const answer = await peer.send(
+          call("inspect", {
+            requestState,
+            inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+          }),
+        );
+        expect(answer.response?.error).toEqual({
+          code: -32602,
+          message: "Invalid params: requestState integrity check failed (foreign)",
+        });
       });
 
       it("a state sealed by another server (another secret) → -32602 (tampered)", async () => {
         const { requestState } = await firstRound("ask");
         const stranger = makeFixture();
-        const outcome = await stranger.server.dispatcher.handle(call("ask", { requestState }), { notify: () => undefined, signal: new AbortController().signal });
-        expect(outcome.response).toMatchObject({ error: { code: -32602, message: "Invalid params: requestState integrity check failed (tampered)" } });
+        const outcome = await stranger.server.dispatcher.handle(call("ask", { requestState }), {
+          notify: () => undefined,
+          signal: new AbortController().signal,
+        });
+        expect(outcome.response).toMatchObject({
+          error: {
+            code: -32602,
+            message: "Invalid params: requestState integrity check failed (tampered)",
+          },
+        });
       });
 
       it("without inputResponses the handler asks again", async () => {
         const { requestState } = await firstRound();
         const again = await peer.send(call("ask", { requestState }));
-        expect(again.response?.result).toMatchObject({ resultType: "input_required", inputRequests: { confirm: ELICIT_CONFIRM } });
+        expect(again.response?.result).toMatchObject({
+          resultType: "input_required",
+          inputRequests: { confirm: ELICIT_CONFIRM },
+        });
       });
     });
   });
@@ -627,12 +821,19 @@ for (const transport of TRANSPORTS) {
       await peer.close();
     });
 
-    const listen = (id: string | number, notifications: Msg): Msg => rpc("subscriptions/listen", { notifications }, id);
-    const published = (method: string, params?: Msg): number => fixture.server.publish(params ? { method, params } : { method });
+    const listen = (id: string | number, notifications: Msg): Msg =>
+      rpc("subscriptions/listen", { notifications }, id);
+    const published = (method: string, params?: Msg): number =>
+      fixture.server.publish(params ? { method, params } : { method });
 
     it("acks first with the honoured filter, tags every notification, honours the filter, ends when the client goes away", async () => {
       const stream = await peer.open(
-        listen("sub-1", { toolsListChanged: true, promptsListChanged: false, resourcesListChanged: true, resourceSubscriptions: ["test://a"] }),
+        listen("sub-1", {
+          toolsListChanged: true,
+          promptsListChanged: false,
+          resourcesListChanged: true,
+          resourceSubscriptions: ["test://a"],
+        }),
       );
       if (transport === "http") {
         expect(stream.status).toBe(200);
@@ -642,7 +843,10 @@ for (const transport of TRANSPORTS) {
       expect(await stream.next()).toEqual({
         jsonrpc: "2.0",
         method: ACK,
-        params: { notifications: { toolsListChanged: true, resourceSubscriptions: ["test://a"] }, _meta: { [SUBSCRIPTION_ID]: "sub-1" } },
+        params: {
+          notifications: { toolsListChanged: true, resourceSubscriptions: ["test://a"] },
+          _meta: { [SUBSCRIPTION_ID]: "sub-1" },
+        },
       });
 
       expect(published("notifications/prompts/list_changed")).toBe(0);
@@ -650,7 +854,11 @@ for (const transport of TRANSPORTS) {
       expect(published("notifications/resources/updated", { uri: "test://b" })).toBe(0);
       expect(published("notifications/tools/list_changed")).toBe(1);
       expect(published("notifications/resources/updated", { uri: "test://a" })).toBe(1);
-      expect(await stream.next()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION_ID]: "sub-1" } } });
+      expect(await stream.next()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { [SUBSCRIPTION_ID]: "sub-1" } },
+      });
       expect(await stream.next()).toEqual({
         jsonrpc: "2.0",
         method: "notifications/resources/updated",
@@ -660,13 +868,18 @@ for (const transport of TRANSPORTS) {
       expect(await stream.drain(50)).toEqual([]);
 
       // A request-scoped notification on another request does not reach the stream.
-      const progress = await peer.send(call("progress", { _meta: meta(undefined, { progressToken: "p" }) }));
+      const progress = await peer.send(
+        call("progress", { _meta: meta(undefined, { progressToken: "p" }) }),
+      );
       expect(progress.notifications).toHaveLength(3);
       expect(await stream.drain(20)).toEqual([]);
 
       await stream.cancel();
       expect(await stream.ended()).toBe(true);
-      await until(() => published("notifications/tools/list_changed") === 0, "the subscription to be dropped");
+      await until(
+        () => published("notifications/tools/list_changed") === 0,
+        "the subscription to be dropped",
+      );
       if (transport === "stdio") {
         // An abrupt end carries no response.
         const after = await peer.send(rpc("server/discover"));
@@ -678,17 +891,37 @@ for (const transport of TRANSPORTS) {
     it("two subscriptions get their own ids; each only what it asked for", async () => {
       const tools = await peer.open(listen(101, { toolsListChanged: true }));
       const prompts = await peer.open(listen(102, { promptsListChanged: true }));
-      expect((await tools.next())?.params).toEqual({ notifications: { toolsListChanged: true }, _meta: { [SUBSCRIPTION_ID]: 101 } });
-      expect((await prompts.next())?.params).toEqual({ notifications: { promptsListChanged: true }, _meta: { [SUBSCRIPTION_ID]: 102 } });
+      expect((await tools.next())?.params).toEqual({
+        notifications: { toolsListChanged: true },
+        _meta: { [SUBSCRIPTION_ID]: 101 },
+      });
+      expect((await prompts.next())?.params).toEqual({
+        notifications: { promptsListChanged: true },
+        _meta: { [SUBSCRIPTION_ID]: 102 },
+      });
       expect(published("notifications/prompts/list_changed")).toBe(1);
       expect(published("notifications/tools/list_changed")).toBe(1);
-      expect(await prompts.next()).toEqual({ jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: { [SUBSCRIPTION_ID]: 102 } } });
-      expect(await tools.next()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION_ID]: 101 } } });
+      expect(await prompts.next()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/prompts/list_changed",
+        params: { _meta: { [SUBSCRIPTION_ID]: 102 } },
+      });
+      expect(await tools.next()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { [SUBSCRIPTION_ID]: 101 } },
+      });
       expect(await tools.drain(30)).toEqual([]);
       expect(await prompts.drain(0)).toEqual([]);
       await tools.cancel();
       await prompts.cancel();
-      await until(() => published("notifications/tools/list_changed") + published("notifications/prompts/list_changed") === 0, "both to end");
+      await until(
+        () =>
+          published("notifications/tools/list_changed") +
+            published("notifications/prompts/list_changed") ===
+          0,
+        "both to end",
+      );
     });
 
     it("close() ends open subscriptions gracefully: a complete result tagged with the subscription id", async () => {
@@ -698,13 +931,18 @@ for (const transport of TRANSPORTS) {
       expect(await stream.next()).toEqual({
         jsonrpc: "2.0",
         id: "sub-close",
-        result: { resultType: "complete", _meta: { [SERVER_INFO]: INFO, [SUBSCRIPTION_ID]: "sub-close" } },
+        result: {
+          resultType: "complete",
+          _meta: { [SERVER_INFO]: INFO, [SUBSCRIPTION_ID]: "sub-close" },
+        },
       });
       expect(await stream.next()).toBeUndefined();
       expect(await stream.ended()).toBe(true);
       expect(published("notifications/tools/list_changed")).toBe(0);
       // The server goes on serving other requests.
-      expect((await peer.send(rpc("server/discover"))).response?.result?.resultType).toBe("complete");
+      expect((await peer.send(rpc("server/discover"))).response?.result?.resultType).toBe(
+        "complete",
+      );
     });
 
     it("after close(), a new listen is acknowledged and ended at once (close stops accepting new ones)", async () => {
@@ -713,20 +951,32 @@ for (const transport of TRANSPORTS) {
       expect(await stream.next()).toEqual({
         jsonrpc: "2.0",
         method: ACK,
-        params: { notifications: { promptsListChanged: true }, _meta: { [SUBSCRIPTION_ID]: "sub-late" } },
+        params: {
+          notifications: { promptsListChanged: true },
+          _meta: { [SUBSCRIPTION_ID]: "sub-late" },
+        },
       });
       expect(await stream.next()).toEqual({
         jsonrpc: "2.0",
         id: "sub-late",
-        result: { resultType: "complete", _meta: { [SERVER_INFO]: INFO, [SUBSCRIPTION_ID]: "sub-late" } },
+        result: {
+          resultType: "complete",
+          _meta: { [SERVER_INFO]: INFO, [SUBSCRIPTION_ID]: "sub-late" },
+        },
       });
       expect(await stream.ended()).toBe(true);
       expect(published("notifications/prompts/list_changed")).toBe(0);
     });
 
     it("invalid listen params → -32602", async () => {
-      const bad = await peer.send(rpc("subscriptions/listen", { notifications: { toolsListChanged: "yes" } }));
-      expect(bad.response?.error).toEqual({ code: -32602, message: "Invalid params: /notifications/toolsListChanged must be boolean", data: { path: "/notifications/toolsListChanged" } });
+      const bad = await peer.send(
+        rpc("subscriptions/listen", { notifications: { toolsListChanged: "yes" } }),
+      );
+      expect(bad.response?.error).toEqual({
+        code: -32602,
+        message: "Invalid params: /notifications/toolsListChanged must be boolean",
+        data: { path: "/notifications/toolsListChanged" },
+      });
       if (transport !== "stdio") expect(bad.status).toBe(400);
     });
 
@@ -734,8 +984,13 @@ for (const transport of TRANSPORTS) {
       const plain = makeFixture({ capabilities: { tools: {}, prompts: {}, resources: {} } });
       const other = await connect(transport, plain.server, { protocolVersion: REVISION });
       try {
-        const answer = await other.send(rpc("subscriptions/listen", { notifications: { toolsListChanged: true } }));
-        expect(answer.response?.error).toEqual({ code: -32601, message: "Method not found: subscriptions/listen" });
+        const answer = await other.send(
+          rpc("subscriptions/listen", { notifications: { toolsListChanged: true } }),
+        );
+        expect(answer.response?.error).toEqual({
+          code: -32601,
+          message: "Method not found: subscriptions/listen",
+        });
         if (transport !== "stdio") expect(answer.status).toBe(404);
       } finally {
         await other.close();
@@ -757,7 +1012,9 @@ function statefulFixture() {
     instructions: "Stateful instructions.",
     capabilities: { tools: {} },
     handlers: {
-      "tools/list": () => ({ tools: [{ name: "needs_sampling", inputSchema: { type: "object" } }] }),
+      "tools/list": () => ({
+        tools: [{ name: "needs_sampling", inputSchema: { type: "object" } }],
+      }),
       "tools/call": async (params, ctx) => {
         if (params.name === "needs_sampling") ctx.requireCapabilities({ sampling: {} });
         if (params.name === "progress") {
@@ -776,16 +1033,28 @@ for (const transport of TRANSPORTS) {
   describe(`stateful revision ${STATEFUL} over ${transport}`, () => {
     let peer: Peer;
     beforeAll(async () => {
-      peer = await connect(transport, statefulFixture().server as never, { protocolVersion: STATEFUL });
+      peer = await connect(transport, statefulFixture().server as never, {
+        protocolVersion: STATEFUL,
+      });
     });
     afterAll(async () => {
       await peer.close();
     });
 
-    const plain = (method: string, params?: Msg, id: string | number = `${method}-${Math.random()}`): Msg =>
-      params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+    const plain = (
+      method: string,
+      params?: Msg,
+      id: string | number = `${method}-${Math.random()}`,
+    ): Msg =>
+      params === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params };
     const initialize = (protocolVersion: string, capabilities: Msg = {}) =>
-      plain("initialize", { protocolVersion, capabilities, clientInfo: { name: "c", version: "1" } }, "init");
+      plain(
+        "initialize",
+        { protocolVersion, capabilities, clientInfo: { name: "c", version: "1" } },
+        "init",
+      );
 
     it("initialize answers protocolVersion, capabilities, serverInfo (and instructions)", async () => {
       const answer = await peer.send(initialize(STATEFUL));
@@ -815,26 +1084,41 @@ for (const transport of TRANSPORTS) {
 
     it("requests work without _meta, and results carry no resultType", async () => {
       const list = await peer.send(plain("tools/list"));
-      expect(list.response?.result).toEqual({ tools: [{ name: "needs_sampling", inputSchema: { type: "object" } }] });
+      expect(list.response?.result).toEqual({
+        tools: [{ name: "needs_sampling", inputSchema: { type: "object" } }],
+      });
       const called = await peer.send(plain("tools/call", { name: "echo" }));
       expect(called.response?.result).toEqual({ content: [{ type: "text", text: "called echo" }] });
     });
 
     it("params are still validated (-32602 with the pointer), unknown methods are -32601", async () => {
       const bad = await peer.send(plain("tools/call", { name: 5 }, "bad-name"));
-      expect(bad.response?.error).toEqual({ code: -32602, message: "Invalid params: /name must be string", data: { path: "/name" } });
+      expect(bad.response?.error).toEqual({
+        code: -32602,
+        message: "Invalid params: /name must be string",
+        data: { path: "/name" },
+      });
       const unknown = await peer.send(plain("server/discover", {}, "discover"));
-      expect(unknown.response?.error).toEqual({ code: -32601, message: "Method not found: server/discover" });
+      expect(unknown.response?.error).toEqual({
+        code: -32601,
+        message: "Method not found: server/discover",
+      });
       if (transport !== "stdio") expect(unknown.status).toBe(404);
     });
 
     it("a missing client capability is the revision's -32602 with requiredCapabilities", async () => {
       const answer = await peer.send(plain("tools/call", { name: "needs_sampling" }, "needs"));
-      expect(answer.response?.error).toEqual({ code: -32602, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } });
+      expect(answer.response?.error).toEqual({
+        code: -32602,
+        message: "Missing required client capability",
+        data: { requiredCapabilities: { sampling: {} } },
+      });
     });
 
     it("ctx.progress sends notifications/progress when _meta.progressToken is set", async () => {
-      const answer = await peer.send(plain("tools/call", { name: "progress", _meta: { progressToken: "t" } }, "progress"));
+      const answer = await peer.send(
+        plain("tools/call", { name: "progress", _meta: { progressToken: "t" } }, "progress"),
+      );
       expect(answer.notifications.map((n) => n.params)).toEqual([
         { progressToken: "t", progress: 1, total: 2 },
         { progressToken: "t", progress: 2, total: 2 },
@@ -850,8 +1134,12 @@ for (const transport of TRANSPORTS) {
       // On stdio one connection is one session: the handshake's capabilities hold for later requests.
       it("capabilities declared in initialize are seen by later requests on the same connection", async () => {
         await peer.send(initialize(STATEFUL, { sampling: {} }));
-        const answer = await peer.send(plain("tools/call", { name: "needs_sampling" }, "needs-after-init"));
-        expect(answer.response?.result?.content).toEqual([{ type: "text", text: "called needs_sampling" }]);
+        const answer = await peer.send(
+          plain("tools/call", { name: "needs_sampling" }, "needs-after-init"),
+        );
+        expect(answer.response?.result?.content).toEqual([
+          { type: "text", text: "called needs_sampling" },
+        ]);
       });
     }
   });

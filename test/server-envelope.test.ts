@@ -52,17 +52,39 @@ function askingServer(generated: { server: Record<string, unknown> }): ServerLik
     info: INFO,
     capabilities: { tools: {} },
     handlers: {
-      "tools/call": (_params: unknown, ctx: { state: unknown; inputResponses: Record<string, unknown>; inputRequired: (r: unknown, s: unknown) => unknown }) =>
+      "tools/call": (
+        _params: unknown,
+        ctx: {
+          state: unknown;
+          inputResponses: Record<string, unknown>;
+          inputRequired: (r: unknown, s: unknown) => unknown;
+        },
+      ) =>
         ctx.state === undefined
           ? ctx.inputRequired({ confirm: ELICIT_CONFIRM }, { round: 1 })
-          : { content: [{ type: "text", text: JSON.stringify({ state: ctx.state, responses: ctx.inputResponses }) }] },
+          : {
+              content: [
+                {
+                  type: "text",
+                  text: JSON.stringify({ state: ctx.state, responses: ctx.inputResponses }),
+                },
+              ],
+            },
     },
   });
 }
 
 async function call(server: ServerLike, id: number, params: Msg): Promise<Msg> {
-  const request = { jsonrpc: "2.0", id, method: "tools/call", params: { name: "ask", ...params, _meta: META } };
-  const outcome = await server.dispatcher.handle(request, { notify: () => {}, signal: new AbortController().signal });
+  const request = {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "ask", ...params, _meta: META },
+  };
+  const outcome = await server.dispatcher.handle(request, {
+    notify: () => {},
+    signal: new AbortController().signal,
+  });
   return outcome.response!;
 }
 
@@ -77,30 +99,55 @@ describe("the runtime's own fields follow the revision's types", () => {
     const server = askingServer(generated);
     const first = await call(server, 1, {});
     expect(first.error).toBeUndefined();
-    expect(Object.keys(first.result).sort()).toEqual(["_meta", "asks", "continuation", "resultType"]);
+    expect(Object.keys(first.result).sort()).toEqual([
+      "_meta",
+      "asks",
+      "continuation",
+      "resultType",
+    ]);
     expect(first.result.resultType).toBe("input_required");
     expect(first.result.asks).toEqual({ confirm: ELICIT_CONFIRM });
-    const validate = generated.validators["validateInputRequiredResult"] as (v: unknown) => { ok: boolean };
+    const validate = generated.validators["validateInputRequiredResult"] as (v: unknown) => {
+      ok: boolean;
+    };
     expect(validate(first.result).ok).toBe(true);
 
     const answer = { action: "accept", content: { ok: true } };
-    const second = await call(server, 2, { continuation: first.result.continuation, answers: { confirm: answer } });
+    const second = await call(server, 2, {
+      continuation: first.result.continuation,
+      answers: { confirm: answer },
+    });
     expect(second.error).toBeUndefined();
-    expect(JSON.parse(second.result.content[0].text)).toEqual({ state: { round: 1 }, responses: { confirm: answer } });
+    expect(JSON.parse(second.result.content[0].text)).toEqual({
+      state: { round: 1 },
+      responses: { confirm: answer },
+    });
 
     // A tampered state under the revision's name is refused, and the error names that field.
     const tampered = await call(server, 3, { continuation: "not-a-state" });
-    expect(tampered.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid params: continuation integrity check failed/) });
+    expect(tampered.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params: continuation integrity check failed/),
+    });
   });
 
   it("the listen acknowledgement is written by the revision's filter param", async () => {
     const generated = await generate(BASE, "envelope-listen");
     const createServer = generated.server["createServer"] as (o: unknown) => ServerLike;
-    const server = createServer({ info: INFO, capabilities: { tools: { listChanged: true } }, handlers: {} });
+    const server = createServer({
+      info: INFO,
+      capabilities: { tools: { listChanged: true } },
+      handlers: {},
+    });
     const notes: Msg[] = [];
     const controller = new AbortController();
     const listening = server.dispatcher.handle(
-      { jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } },
+      {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: META },
+      },
       { notify: (n: Msg) => notes.push(n), signal: controller.signal },
     );
     await Promise.resolve();
@@ -112,24 +159,40 @@ describe("the runtime's own fields follow the revision's types", () => {
 
   it("refuses to generate a revision whose input-required result requires a field the runtime cannot fill, naming its line", () => {
     const marker = "  reason: string;\n";
-    const schema = edited(["export interface InputRequiredResult extends Result {\n", `export interface InputRequiredResult extends Result {\n${marker}`, 1]);
+    const schema = edited([
+      "export interface InputRequiredResult extends Result {\n",
+      `export interface InputRequiredResult extends Result {\n${marker}`,
+      1,
+    ]);
     const { error, line } = generationError(schema, marker);
     expect(error.line).toBe(line);
-    expect(error.message).toMatch(/`InputRequiredResult` requires `reason`, which the generated server writes itself/);
+    expect(error.message).toMatch(
+      /`InputRequiredResult` requires `reason`, which the generated server writes itself/,
+    );
   });
 
   it("an input-required result whose state becomes required is still generated: the runtime always fills it", async () => {
-    const schema = edited(["  requestState?: string;\n}\n\n/* Request parameter type", "  requestState: string;\n}\n\n/* Request parameter type", 1]);
+    const schema = edited([
+      "  requestState?: string;\n}\n\n/* Request parameter type",
+      "  requestState: string;\n}\n\n/* Request parameter type",
+      1,
+    ]);
     const generated = await generate(schema, "envelope-state-required");
     const first = await call(askingServer(generated), 1, {});
     expect(typeof first.result.requestState).toBe("string");
-    const validate = generated.validators["validateInputRequiredResult"] as (v: unknown) => { ok: boolean };
+    const validate = generated.validators["validateInputRequiredResult"] as (v: unknown) => {
+      ok: boolean;
+    };
     expect(validate(first.result).ok).toBe(true);
   });
 
   it("refuses a listen result or acknowledgement with a required field the runtime has no value for", () => {
     const listenMarker = "  closedBy: string;\n";
-    const listen = edited(["export interface SubscriptionsListenResult extends Result {\n", `export interface SubscriptionsListenResult extends Result {\n${listenMarker}`, 1]);
+    const listen = edited([
+      "export interface SubscriptionsListenResult extends Result {\n",
+      `export interface SubscriptionsListenResult extends Result {\n${listenMarker}`,
+      1,
+    ]);
     const closed = generationError(listen, listenMarker);
     expect(closed.error.line).toBe(closed.line);
     expect(closed.error.message).toMatch(/`SubscriptionsListenResult` requires `closedBy`/);
@@ -142,6 +205,8 @@ describe("the runtime's own fields follow the revision's types", () => {
     ]);
     const acked = generationError(ack, ackMarker);
     expect(acked.error.line).toBe(acked.line);
-    expect(acked.error.message).toMatch(/`SubscriptionsAcknowledgedNotificationParams` requires `honouredAt`/);
+    expect(acked.error.message).toMatch(
+      /`SubscriptionsAcknowledgedNotificationParams` requires `honouredAt`/,
+    );
   });
 });

@@ -12,7 +12,11 @@ import { connect, type Msg } from "./helpers/server-harness.js";
 const ACCEPT = { confirm: { action: "accept", content: { ok: true } } };
 
 function delivery(principal?: string): Delivery {
-  return { notify: () => undefined, signal: new AbortController().signal, ...(principal === undefined ? {} : { principal }) };
+  return {
+    notify: () => undefined,
+    signal: new AbortController().signal,
+    ...(principal === undefined ? {} : { principal }),
+  };
 }
 
 async function send(fixture: Fixture, message: Msg, principal?: string): Promise<Msg> {
@@ -27,16 +31,30 @@ async function stateFor(fixture: Fixture, args: Msg, principal?: string): Promis
   return first["result"].requestState as string;
 }
 
-const foreign = { code: -32602, message: "Invalid params: requestState integrity check failed (foreign)" };
+const foreign = {
+  code: -32602,
+  message: "Invalid params: requestState integrity check failed (foreign)",
+};
 
 describe("requestState is bound to the call that made it", () => {
   it("opens for the same arguments (in any key order, with another _meta), not for other ones", async () => {
     const fixture = makeFixture();
     const requestState = await stateFor(fixture, { to: "bob", amount: 1 });
-    const same = await send(fixture, call("ask", { arguments: { amount: 1, to: "bob" }, requestState, inputResponses: ACCEPT }));
+    const same = await send(
+      fixture,
+      call("ask", { arguments: { amount: 1, to: "bob" }, requestState, inputResponses: ACCEPT }),
+    );
     expect(same["result"]?.resultType).toBe("complete");
-    for (const args of [{ to: "bob", amount: 1000000 }, { to: "mallory", amount: 1 }, { to: "bob", amount: 1, extra: true }, {}]) {
-      const other = await send(fixture, call("ask", { arguments: args, requestState, inputResponses: ACCEPT }));
+    for (const args of [
+      { to: "bob", amount: 1000000 },
+      { to: "mallory", amount: 1 },
+      { to: "bob", amount: 1, extra: true },
+      {},
+    ]) {
+      const other = await send(
+        fixture,
+        call("ask", { arguments: args, requestState, inputResponses: ACCEPT }),
+      );
       expect(other["error"]).toEqual(foreign);
     }
   });
@@ -44,13 +62,22 @@ describe("requestState is bound to the call that made it", () => {
   it("binds the authenticated principal: another principal, or none, cannot use it", async () => {
     const fixture = makeFixture();
     const requestState = await stateFor(fixture, { amount: 1 }, "alice");
-    const round2 = (principal?: string) => send(fixture, call("ask", { arguments: { amount: 1 }, requestState, inputResponses: ACCEPT }), principal);
+    const round2 = (principal?: string) =>
+      send(
+        fixture,
+        call("ask", { arguments: { amount: 1 }, requestState, inputResponses: ACCEPT }),
+        principal,
+      );
     expect((await round2("bob"))["error"]).toEqual(foreign);
     expect((await round2())["error"]).toEqual(foreign);
     expect((await round2("alice"))["result"]?.resultType).toBe("complete");
     // And a state minted without a principal does not open for one.
     const anonymous = await stateFor(fixture, { amount: 1 });
-    const claimed = await send(fixture, call("ask", { arguments: { amount: 1 }, requestState: anonymous, inputResponses: ACCEPT }), "alice");
+    const claimed = await send(
+      fixture,
+      call("ask", { arguments: { amount: 1 }, requestState: anonymous, inputResponses: ACCEPT }),
+      "alice",
+    );
     expect(claimed["error"]).toEqual(foreign);
   });
 
@@ -71,31 +98,58 @@ describe("requestState is bound to the call that made it", () => {
     const replayable = makeFixture();
     const state = await stateFor(replayable, { amount: 1 });
     for (let i = 0; i < 3; i++) {
-      const again = await send(replayable, call("ask", { arguments: { amount: 1 }, requestState: state, inputResponses: ACCEPT }));
+      const again = await send(
+        replayable,
+        call("ask", { arguments: { amount: 1 }, requestState: state, inputResponses: ACCEPT }),
+      );
       expect(again["result"]?.resultType).toBe("complete");
     }
     const single = makeFixture({ server: { requestStateSingleUse: true } });
     const once = await stateFor(single, { amount: 1 });
-    const first = await send(single, call("ask", { arguments: { amount: 1 }, requestState: once, inputResponses: ACCEPT }));
+    const first = await send(
+      single,
+      call("ask", { arguments: { amount: 1 }, requestState: once, inputResponses: ACCEPT }),
+    );
     expect(first["result"]?.resultType).toBe("complete");
-    const second = await send(single, call("ask", { arguments: { amount: 1 }, requestState: once, inputResponses: ACCEPT }));
-    expect(second["error"]).toEqual({ code: -32602, message: "Invalid params: requestState integrity check failed (replayed)" });
+    const second = await send(
+      single,
+      call("ask", { arguments: { amount: 1 }, requestState: once, inputResponses: ACCEPT }),
+    );
+    expect(second["error"]).toEqual({
+      code: -32602,
+      message: "Invalid params: requestState integrity check failed (replayed)",
+    });
     // Another state of the same call still opens.
     const fresh = await stateFor(single, { amount: 1 });
-    expect((await send(single, call("ask", { arguments: { amount: 1 }, requestState: fresh, inputResponses: ACCEPT })))["result"]?.resultType).toBe("complete");
+    expect(
+      (
+        await send(
+          single,
+          call("ask", { arguments: { amount: 1 }, requestState: fresh, inputResponses: ACCEPT }),
+        )
+      )["result"]?.resultType,
+    ).toBe("complete");
   });
 });
 
 describe("options are checked when the server is made", () => {
   it("a secret shorter than 16 bytes fails createServer with a clear message", () => {
-    expect(() => makeFixture({ secret: "short" })).toThrow(/state secret must be at least 16 bytes, not 5: use randomSecret\(\)/);
-    expect(() => makeFixture({ server: { secret: 42 } })).toThrow(/state secret must be a string or a Uint8Array/);
+    expect(() => makeFixture({ secret: "short" })).toThrow(
+      /state secret must be at least 16 bytes, not 5: use randomSecret\(\)/,
+    );
+    expect(() => makeFixture({ server: { secret: 42 } })).toThrow(
+      /state secret must be a string or a Uint8Array/,
+    );
     expect(() => makeFixture({ secret: "0123456789abcdef" })).not.toThrow();
   });
 
   it("a requestStateTtlMs that is not positive fails createServer", () => {
-    expect(() => makeFixture({ server: { requestStateTtlMs: 0 } })).toThrow(/requestStateTtlMs must be a positive number/);
-    expect(() => makeFixture({ server: { requestStateTtlMs: Number.NaN } })).toThrow(/requestStateTtlMs/);
+    expect(() => makeFixture({ server: { requestStateTtlMs: 0 } })).toThrow(
+      /requestStateTtlMs must be a positive number/,
+    );
+    expect(() => makeFixture({ server: { requestStateTtlMs: Number.NaN } })).toThrow(
+      /requestStateTtlMs/,
+    );
   });
 });
 
@@ -104,7 +158,9 @@ describe("wire strings are never looked up as inherited properties", () => {
     it(`a request for method ${JSON.stringify(method)} → -32601, and no deprecation notice`, async () => {
       const notices: unknown[] = [];
       // A hook that reads its notice: handed a function, it would throw and turn -32601 into -32603.
-      const fixture = makeFixture({ server: { onDeprecated: (notice: string) => notices.push(notice.toUpperCase()) } });
+      const fixture = makeFixture({
+        server: { onDeprecated: (notice: string) => notices.push(notice.toUpperCase()) },
+      });
       const answer = await send(fixture, rpc(method));
       expect(answer["error"]).toEqual({ code: -32601, message: `Method not found: ${method}` });
       expect(notices).toEqual([]);
@@ -128,8 +184,18 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
       info: INFO,
       capabilities: { tools: {} },
       handlers: {
-        "tools/list": () => (listings++, { tools: [{ name: "deploy", inputSchema: schema as never }, { name: "plain", inputSchema: { type: "object" } }] }),
-        "tools/call": (params) => ({ content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }] }),
+        "tools/list": () => (
+          listings++,
+          {
+            tools: [
+              { name: "deploy", inputSchema: schema as never },
+              { name: "plain", inputSchema: { type: "object" } },
+            ],
+          }
+        ),
+        "tools/call": (params) => ({
+          content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }],
+        }),
       },
     });
     return server;
@@ -139,9 +205,13 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
     const peer = await connect("http", headerServer(), { protocolVersion: REVISION });
     try {
       expect((await peer.send(rpc("tools/list"))).status).toBe(200);
-      const deploy = (args: Msg, headers: Record<string, string | null>) => peer.send(call("deploy", { arguments: args }), { headers });
+      const deploy = (args: Msg, headers: Record<string, string | null>) =>
+        peer.send(call("deploy", { arguments: args }), { headers });
       const accepted = [
-        [{ region: "eu-west", count: 3, opts: { dry: true } }, { "Mcp-Param-Region": "eu-west", "Mcp-Param-Count": "3", "Mcp-Param-Dry-Run": "true" }],
+        [
+          { region: "eu-west", count: 3, opts: { dry: true } },
+          { "Mcp-Param-Region": "eu-west", "Mcp-Param-Count": "3", "Mcp-Param-Dry-Run": "true" },
+        ],
         [{ region: "Grüße" }, { "mcp-param-region": "=?base64?R3LDvMOfZQ==?=" }],
         [{ region: "SGVsbG8=" }, { "Mcp-Param-Region": "SGVsbG8=" }],
         [{}, {}],
@@ -153,13 +223,41 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
         expect(answer.response?.result?.content?.[0]?.text).toBe(JSON.stringify(args));
       }
       const refused: Array<[Msg, Record<string, string>, string]> = [
-        [{ region: "eu-west" }, {}, "Header mismatch: the required Mcp-Param-Region header is missing"],
-        [{ region: "eu-west" }, { "Mcp-Param-Region": "us-east" }, "Header mismatch: Mcp-Param-Region header value 'us-east' does not match body value 'eu-west'"],
-        [{ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8?=" }, "Header mismatch: the Mcp-Param-Region header value is malformed"],
-        [{ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }, "Header mismatch: the Mcp-Param-Region header value is malformed"],
-        [{ count: 3 }, { "Mcp-Param-Count": "03" }, "Header mismatch: Mcp-Param-Count header value '03' does not match body value '3'"],
-        [{ opts: { dry: false } }, { "Mcp-Param-Dry-Run": "true" }, "Header mismatch: Mcp-Param-Dry-Run header value 'true' does not match body value 'false'"],
-        [{}, { "Mcp-Param-Region": "eu-west" }, "Header mismatch: Mcp-Param-Region header value 'eu-west' has no argument in the body"],
+        [
+          { region: "eu-west" },
+          {},
+          "Header mismatch: the required Mcp-Param-Region header is missing",
+        ],
+        [
+          { region: "eu-west" },
+          { "Mcp-Param-Region": "us-east" },
+          "Header mismatch: Mcp-Param-Region header value 'us-east' does not match body value 'eu-west'",
+        ],
+        [
+          { region: "Hello" },
+          { "Mcp-Param-Region": "=?base64?SGVsbG8?=" },
+          "Header mismatch: the Mcp-Param-Region header value is malformed",
+        ],
+        [
+          { region: "Hello" },
+          { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" },
+          "Header mismatch: the Mcp-Param-Region header value is malformed",
+        ],
+        [
+          { count: 3 },
+          { "Mcp-Param-Count": "03" },
+          "Header mismatch: Mcp-Param-Count header value '03' does not match body value '3'",
+        ],
+        [
+          { opts: { dry: false } },
+          { "Mcp-Param-Dry-Run": "true" },
+          "Header mismatch: Mcp-Param-Dry-Run header value 'true' does not match body value 'false'",
+        ],
+        [
+          {},
+          { "Mcp-Param-Region": "eu-west" },
+          "Header mismatch: Mcp-Param-Region header value 'eu-west' has no argument in the body",
+        ],
       ];
       for (const [args, headers, message] of refused) {
         const answer = await deploy(args, headers);
@@ -167,7 +265,13 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
         expect(answer.response?.error).toEqual({ code: -32020, message });
       }
       // A tool without annotations takes no Mcp-Param headers into account.
-      expect((await peer.send(call("plain", { arguments: { region: "x" } }), { headers: { "Mcp-Param-Region": "y" } })).status).toBe(200);
+      expect(
+        (
+          await peer.send(call("plain", { arguments: { region: "x" } }), {
+            headers: { "Mcp-Param-Region": "y" },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await peer.close();
     }
@@ -177,8 +281,12 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
     const peer = await connect("http", headerServer(), { protocolVersion: REVISION });
     try {
       const calls = await Promise.all([
-        peer.send(call("deploy", { arguments: { region: "eu-west" } }), { headers: { "Mcp-Param-Region": "us-east" } }),
-        peer.send(call("deploy", { arguments: { region: "eu-west" } }), { headers: { "Mcp-Param-Region": "eu-west" } }),
+        peer.send(call("deploy", { arguments: { region: "eu-west" } }), {
+          headers: { "Mcp-Param-Region": "us-east" },
+        }),
+        peer.send(call("deploy", { arguments: { region: "eu-west" } }), {
+          headers: { "Mcp-Param-Region": "eu-west" },
+        }),
         peer.send(call("deploy", { arguments: { region: "eu-west" } })),
       ]);
       expect(calls.map((c) => c.status)).toEqual([400, 200, 400]);

@@ -33,7 +33,12 @@ const META = {
   "io.modelcontextprotocol/clientInfo": { name: "memory-test", version: "1.0.0" },
 };
 const call = (id: number): string =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: "hello" }, _meta: META } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "echo", arguments: { text: "hello" }, _meta: META },
+  });
 
 // ---------------------------------------------------------------------------
 // Deliveries
@@ -45,9 +50,15 @@ function capturing(): MessageHandler & { deliveries: Delivery[] } {
   const answer = (message: unknown, delivery: Delivery): Outcome => {
     deliveries.push(delivery);
     const m = message as { id?: number };
-    return m.id === undefined ? { response: null, httpStatus: 202 } : { response: success(m.id, {}), httpStatus: 200 };
+    return m.id === undefined
+      ? { response: null, httpStatus: 202 }
+      : { response: success(m.id, {}), httpStatus: 200 };
   };
-  return { deliveries, handle: async (message, delivery) => answer(message, delivery), handleRequest: answer };
+  return {
+    deliveries,
+    handle: async (message, delivery) => answer(message, delivery),
+    handleRequest: answer,
+  };
 }
 
 /** Own accessor properties: each one means a hidden class per object (and per request). */
@@ -62,7 +73,12 @@ describe("deliveries", () => {
     const input = new PassThrough();
     const output = new PassThrough();
     output.resume();
-    const server = serveStdio(handler, { input, output, errors: new PassThrough(), captureConsole: false });
+    const server = serveStdio(handler, {
+      input,
+      output,
+      errors: new PassThrough(),
+      captureConsole: false,
+    });
     input.end(`${call(1)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`);
     await server.closed;
     expect(handler.deliveries).toHaveLength(2);
@@ -79,7 +95,10 @@ describe("deliveries", () => {
       for (const body of [call(1), '{"jsonrpc":"2.0","method":"notifications/initialized"}']) {
         const response = await fetch(listening.url, {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
           body,
         });
         await response.text();
@@ -107,7 +126,12 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "mcp-gen-memory-"));
   const out = join(dir, "js");
   const compiled = tsc(dir, {
-    compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, rootDir: generatedDir(REVISION), outDir: out },
+    compilerOptions: {
+      ...STRICT_OPTIONS,
+      ...NODE_TYPES,
+      rootDir: generatedDir(REVISION),
+      outDir: out,
+    },
     include: [join(generatedDir(REVISION), "**/*.ts")],
   });
   if (compiled.status !== 0) throw new Error(`tsc failed:\n${compiled.output}`);
@@ -140,10 +164,18 @@ interface Survival {
 }
 
 /** Runs `requests` echo calls against a fresh server process and reports what survived its scavenges. */
-async function measure(transport: "stdio" | "http", requests: number, batch = 1): Promise<Survival> {
-  const child = spawn(process.execPath, ["--trace-gc-nvp", serverScript, transport === "stdio" ? "--stdio" : "--http"], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+async function measure(
+  transport: "stdio" | "http",
+  requests: number,
+  batch = 1,
+): Promise<Survival> {
+  const child = spawn(
+    process.execPath,
+    ["--trace-gc-nvp", serverScript, transport === "stdio" ? "--stdio" : "--http"],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   // --trace-gc-nvp writes to stdout, between the responses: one line per collection.
   const scavenges: Array<{ answered: number; survived: number }> = [];
   let answered = 0;
@@ -159,7 +191,8 @@ async function measure(transport: "stdio" | "http", requests: number, batch = 1)
         answered++;
         wake?.();
       } else if (/\bgc=s\b/.test(line)) {
-        const field = (name: string): number => Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? NaN);
+        const field = (name: string): number =>
+          Number(new RegExp(`\\b${name}=(\\d+)`).exec(line)?.[1] ?? NaN);
         scavenges.push({ answered, survived: field("promoted") + field("new_space_survived") });
       }
     }
@@ -183,7 +216,8 @@ async function measure(transport: "stdio" | "http", requests: number, batch = 1)
     } else {
       const deadline = Date.now() + 20_000;
       while (!/listening on (\S+)/.test(stderr)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not listen: ${stderr}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`server did not listen: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const url = new URL(/listening on (\S+)/.exec(stderr)![1]!);
@@ -230,7 +264,8 @@ async function measure(transport: "stdio" | "http", requests: number, batch = 1)
   }
   // Start-up (loading the modules, compiling) survives by design; the steady state is what counts.
   const steady = scavenges.filter((s) => s.answered >= requests / 3);
-  if (steady.length === 0) throw new Error(`no scavenges traced after warm-up (of ${scavenges.length})`);
+  if (steady.length === 0)
+    throw new Error(`no scavenges traced after warm-up (of ${scavenges.length})`);
   const survived = steady.reduce((sum, s) => sum + s.survived, 0);
   return { perRequest: survived / (requests - requests / 3), scavenges: steady.length };
 }

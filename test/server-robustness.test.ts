@@ -5,8 +5,27 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CC, PV, SERVER_INFO, WIRES, connect, type Exchange, type HttpPeer, type Msg, type Peer, type Transport } from "./helpers/server-harness.js";
-import { INFO, REVISION, call, makeFixture, meta, rpc, type Fixture } from "./helpers/server-fixture.js";
+import {
+  CC,
+  PV,
+  SERVER_INFO,
+  WIRES,
+  connect,
+  type Exchange,
+  type HttpPeer,
+  type Msg,
+  type Peer,
+  type Transport,
+} from "./helpers/server-harness.js";
+import {
+  INFO,
+  REVISION,
+  call,
+  makeFixture,
+  meta,
+  rpc,
+  type Fixture,
+} from "./helpers/server-fixture.js";
 
 const MB = 1024 * 1024;
 const DEPTH = 10_000;
@@ -30,7 +49,13 @@ interface Case {
 }
 
 /** An id-less JSON-RPC error: what a message whose id cannot be read is answered with. */
-function expectIdless(exchange: Exchange, code: number, message: string | RegExp, status: number, transport: Transport): void {
+function expectIdless(
+  exchange: Exchange,
+  code: number,
+  message: string | RegExp,
+  status: number,
+  transport: Transport,
+): void {
   expect(exchange.response).not.toBeNull();
   expect(exchange.response).not.toHaveProperty("id");
   expect(exchange.response!.jsonrpc).toBe("2.0");
@@ -52,8 +77,10 @@ function expectError(
   expect(exchange.response?.id).toBe(id);
   expect(exchange.response?.result).toBeUndefined();
   expect(exchange.response?.error?.code).toBe(error.code);
-  if (typeof error.message === "string") expect(exchange.response?.error?.message).toBe(error.message);
-  else if (error.message !== undefined) expect(exchange.response?.error?.message).toMatch(error.message);
+  if (typeof error.message === "string")
+    expect(exchange.response?.error?.message).toBe(error.message);
+  else if (error.message !== undefined)
+    expect(exchange.response?.error?.message).toMatch(error.message);
   if (error.data !== undefined) expect(exchange.response?.error?.data).toEqual(error.data);
   if (transport === "http") expect(exchange.status).toBe(status);
 }
@@ -71,7 +98,10 @@ const textOf = (exchange: Exchange): string => exchange.response?.result?.conten
 
 /** The first round of `ask`/`inspect` from a dispatcher of the same server (any transport seals alike). */
 async function firstRoundState(fixture: Fixture, tool: string): Promise<string> {
-  const outcome = await fixture.server.dispatcher.handle(call(tool), { notify: () => undefined, signal: new AbortController().signal });
+  const outcome = await fixture.server.dispatcher.handle(call(tool), {
+    notify: () => undefined,
+    signal: new AbortController().signal,
+  });
   const state = (outcome.response as Msg).result?.requestState;
   expect(typeof state).toBe("string");
   return state as string;
@@ -93,20 +123,31 @@ const CASES: Case[] = [
   },
   {
     name: "a 10 MB message → -32600 for the over-long line (stdio)",
-    message: () => JSON.stringify({ ...call("echo", { arguments: { padding: "x".repeat(10 * MB) } }) }),
+    message: () =>
+      JSON.stringify({ ...call("echo", { arguments: { padding: "x".repeat(10 * MB) } }) }),
     only: ["stdio"],
-    check: (ex, t) => expectIdless(ex, -32600, `Invalid request: message exceeds the maximum line length of ${4 * MB} bytes`, 0, t),
+    check: (ex, t) =>
+      expectIdless(
+        ex,
+        -32600,
+        `Invalid request: message exceeds the maximum line length of ${4 * MB} bytes`,
+        0,
+        t,
+      ),
   },
   {
     name: "a 10 MB message → 413 (HTTP)",
-    message: () => JSON.stringify({ ...call("echo", { arguments: { padding: "x".repeat(10 * MB) } }) }),
+    message: () =>
+      JSON.stringify({ ...call("echo", { arguments: { padding: "x".repeat(10 * MB) } }) }),
     only: ["http"],
-    check: (ex, t) => expectIdless(ex, -32600, `Payload too large: the limit is ${4 * MB} bytes`, 413, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32600, `Payload too large: the limit is ${4 * MB} bytes`, 413, t),
   },
   {
     name: "a batch (array) → -32600",
     message: JSON.stringify([rpc("tools/list"), rpc("tools/list")]),
-    check: (ex, t) => expectIdless(ex, -32600, "Invalid request: batches are not supported", 400, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32600, "Invalid request: batches are not supported", 400, t),
   },
   {
     name: "JSON that is not an object → -32600",
@@ -116,22 +157,43 @@ const CASES: Case[] = [
   {
     name: "id: null → -32600",
     message: { jsonrpc: "2.0", id: null, method: "tools/list", params: { _meta: meta() } },
-    check: (ex, t) => expectIdless(ex, -32600, 'Invalid request: "id" must be a string or a number', 400, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32600, 'Invalid request: "id" must be a string or a number', 400, t),
   },
   {
     name: "id: an object → -32600",
-    message: { jsonrpc: "2.0", id: { nested: true }, method: "tools/list", params: { _meta: meta() } },
-    check: (ex, t) => expectIdless(ex, -32600, 'Invalid request: "id" must be a string or a number', 400, t),
+    message: {
+      jsonrpc: "2.0",
+      id: { nested: true },
+      method: "tools/list",
+      params: { _meta: meta() },
+    },
+    check: (ex, t) =>
+      expectIdless(ex, -32600, 'Invalid request: "id" must be a string or a number', 400, t),
   },
   {
     name: 'jsonrpc "1.0" → -32600 with the id',
     message: { jsonrpc: "1.0", id: "v1", method: "tools/list", params: { _meta: meta() } },
-    check: (ex, t) => expectError(ex, "v1", { code: -32600, message: 'Invalid request: "jsonrpc" must be "2.0"' }, 400, t),
+    check: (ex, t) =>
+      expectError(
+        ex,
+        "v1",
+        { code: -32600, message: 'Invalid request: "jsonrpc" must be "2.0"' },
+        400,
+        t,
+      ),
   },
   {
     name: "params that are an array → -32600 with the id",
     message: { jsonrpc: "2.0", id: "arr", method: "tools/list", params: [1, 2] },
-    check: (ex, t) => expectError(ex, "arr", { code: -32600, message: 'Invalid request: "params" must be an object' }, 400, t),
+    check: (ex, t) =>
+      expectError(
+        ex,
+        "arr",
+        { code: -32600, message: 'Invalid request: "params" must be an object' },
+        400,
+        t,
+      ),
   },
   {
     name: "a JSON-RPC response sent to the server gets no answer",
@@ -149,7 +211,10 @@ const CASES: Case[] = [
   // refused before JSON.parse (a parse error: its id cannot be read without parsing it).
   {
     name: `${DEPTH_OK}-deep nesting in tool arguments is data: the handler gets it whole`,
-    message: rawCall("deep-args", `"name":"depth","arguments":{"x":${deepObject(DEPTH_OK)},"y":${deepArray(DEPTH_OK)}}`),
+    message: rawCall(
+      "deep-args",
+      `"name":"depth","arguments":{"x":${deepObject(DEPTH_OK)},"y":${deepArray(DEPTH_OK)}}`,
+    ),
     check: (ex, t) => {
       expect(ex.response?.error).toBeUndefined();
       // arguments → x → a → … (DEPTH_OK levels) → 1.
@@ -162,40 +227,56 @@ const CASES: Case[] = [
     message: rawCall(
       "deep-caps",
       `"name":"echo"`,
-      JSON.stringify(meta({ experimental: { x: {} } })).replace('"x":{}', `"x":${deepObject(DEPTH_OK)}`),
+      JSON.stringify(meta({ experimental: { x: {} } })).replace(
+        '"x":{}',
+        `"x":${deepObject(DEPTH_OK)}`,
+      ),
     ),
     check: (ex) => expect(textOf(ex)).toBe("{}"),
   },
   {
     name: `${DEPTH}-deep nesting in tool arguments → -32700 before parsing`,
     message: rawCall("deep-args", `"name":"depth","arguments":{"x":${deepObject(DEPTH)}}`),
-    check: (ex, t) => expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
   },
   {
     name: `${DEPTH}-deep nesting inside the client capabilities → -32700 before parsing`,
     message: rawCall(
       "deep-caps",
       `"name":"echo"`,
-      JSON.stringify(meta({ experimental: { x: {} } })).replace('"x":{}', `"x":${deepObject(DEPTH)}`),
+      JSON.stringify(meta({ experimental: { x: {} } })).replace(
+        '"x":{}',
+        `"x":${deepObject(DEPTH)}`,
+      ),
     ),
-    check: (ex, t) => expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
   },
   {
     name: `${DEPTH}-deep nesting as the id → -32700 before parsing`,
     message: `{"jsonrpc":"2.0","id":${deepArray(DEPTH)},"method":"tools/list","params":{"_meta":${META}}}`,
-    check: (ex, t) => expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
+    check: (ex, t) =>
+      expectIdless(ex, -32700, "Parse error: nested more than 1000 levels deep", 400, t),
   },
   {
     name: "brackets inside strings (escaped quotes included) do not count as nesting",
-    message: rawCall("deep-string", `"name":"echo","arguments":{"s":${JSON.stringify('\\"' + "[{".repeat(DEPTH))}}`),
+    message: rawCall(
+      "deep-string",
+      `"name":"echo","arguments":{"s":${JSON.stringify('\\"' + "[{".repeat(DEPTH))}}`,
+    ),
     check: (ex) => expect(JSON.parse(textOf(ex))).toEqual({ s: '\\"' + "[{".repeat(DEPTH) }),
   },
 
   // ---- __proto__ and friends are data -------------------------------------------------------------
   {
     name: "__proto__ in tool arguments reaches the handler as an own key",
-    message: rawCall("proto-args", `"name":"echo","arguments":{"__proto__":{"polluted":"yes"},"a":1}`),
-    check: (ex) => expect(JSON.parse(textOf(ex))).toEqual(JSON.parse('{"__proto__":{"polluted":"yes"},"a":1}')),
+    message: rawCall(
+      "proto-args",
+      `"name":"echo","arguments":{"__proto__":{"polluted":"yes"},"a":1}`,
+    ),
+    check: (ex) =>
+      expect(JSON.parse(textOf(ex))).toEqual(JSON.parse('{"__proto__":{"polluted":"yes"},"a":1}')),
   },
   {
     name: "__proto__ in _meta and params is inert",
@@ -207,13 +288,25 @@ const CASES: Case[] = [
   },
   {
     name: "__proto__ in the client capabilities does not declare a capability",
-    message: rawCall("proto-caps", `"name":"needs_sampling"`, `{"${PV}":"${REVISION}","${CC}":{"__proto__":{"sampling":{}}}}`),
-    check: (ex, t) => expectError(ex, "proto-caps", { code: -32021, data: { requiredCapabilities: { sampling: {} } } }, 400, t),
+    message: rawCall(
+      "proto-caps",
+      `"name":"needs_sampling"`,
+      `{"${PV}":"${REVISION}","${CC}":{"__proto__":{"sampling":{}}}}`,
+    ),
+    check: (ex, t) =>
+      expectError(
+        ex,
+        "proto-caps",
+        { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
+        400,
+        t,
+      ),
   },
   {
     name: "__proto__ as a tool name is an unknown tool",
     message: call("__proto__", {}, "proto-name"),
-    check: (ex, t) => expectError(ex, "proto-name", { code: -32602, message: "Unknown tool: __proto__" }, 400, t),
+    check: (ex, t) =>
+      expectError(ex, "proto-name", { code: -32602, message: "Unknown tool: __proto__" }, 400, t),
   },
   {
     name: "__proto__ in inputResponses cannot smuggle an unvalidated response in as the prototype",
@@ -227,12 +320,20 @@ const CASES: Case[] = [
     check: (ex) => {
       expect(ex.response?.error).toBeUndefined();
       // Not asked for, so dropped; and the handler's inputResponses is a plain object.
-      expect(JSON.parse(textOf(ex))).toEqual({ state: "inspect-state", keys: [], plainPrototype: true, confirm: null });
+      expect(JSON.parse(textOf(ex))).toEqual({
+        state: "inspect-state",
+        keys: [],
+        plainPrototype: true,
+        confirm: null,
+      });
     },
   },
   {
     name: "__proto__ in inputResponses without a state is an own key (validated like any other)",
-    message: rawCall("proto-input-stateless", `"name":"inspect","inputResponses":{"__proto__":{"roots":[]}}`),
+    message: rawCall(
+      "proto-input-stateless",
+      `"name":"inspect","inputResponses":{"__proto__":{"roots":[]}}`,
+    ),
     check: (ex) => {
       // No state: round 1 again, and nothing was polluted.
       expect(ex.response?.result?.resultType).toBe("input_required");
@@ -244,10 +345,26 @@ const CASES: Case[] = [
     name: "a tampered requestState → -32602",
     message: async () => {
       const state = await firstRoundState(fixture, "ask");
-      return call("ask", { requestState: `${state}-TAMPERED`, inputResponses: { confirm: { action: "accept", content: { ok: true } } } }, "tampered");
+      return call(
+        "ask",
+        {
+          requestState: `${state}-TAMPERED`,
+          inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+        },
+        "tampered",
+      );
     },
     check: (ex, t) =>
-      expectError(ex, "tampered", { code: -32602, message: /^Invalid params: requestState integrity check failed \((malformed|tampered)\)$/ }, 400, t),
+      expectError(
+        ex,
+        "tampered",
+        {
+          code: -32602,
+          message: /^Invalid params: requestState integrity check failed \((malformed|tampered)\)$/,
+        },
+        400,
+        t,
+      ),
   },
   {
     name: "a requestState with one byte changed → -32602 (tampered)",
@@ -256,9 +373,23 @@ const CASES: Case[] = [
       const bytes = Buffer.from(state, "base64url");
       const at = bytes.length - 2;
       bytes[at] = bytes[at]! ^ 0x01;
-      return call("ask", { requestState: bytes.toString("base64url"), inputResponses: { confirm: { action: "accept", content: { ok: true } } } }, "flipped");
+      return call(
+        "ask",
+        {
+          requestState: bytes.toString("base64url"),
+          inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+        },
+        "flipped",
+      );
     },
-    check: (ex, t) => expectError(ex, "flipped", { code: -32602, message: "Invalid params: requestState integrity check failed (tampered)" }, 400, t),
+    check: (ex, t) =>
+      expectError(
+        ex,
+        "flipped",
+        { code: -32602, message: "Invalid params: requestState integrity check failed (tampered)" },
+        400,
+        t,
+      ),
   },
 ];
 
@@ -288,12 +419,15 @@ for (const transport of WIRES) {
     }
 
     const cases = CASES.filter((c) => c.only === undefined || c.only.includes(transport));
-    it.each(cases.map((c) => ({ ...c, label: c.name })))("$label, then serves the next request", async (c) => {
-      const message = typeof c.message === "function" ? await c.message() : c.message;
-      const exchange = await peer.send(message, c.headers ? { headers: c.headers } : {});
-      c.check(exchange, transport, fixture);
-      await stillServes();
-    });
+    it.each(cases.map((c) => ({ ...c, label: c.name })))(
+      "$label, then serves the next request",
+      async (c) => {
+        const message = typeof c.message === "function" ? await c.message() : c.message;
+        const exchange = await peer.send(message, c.headers ? { headers: c.headers } : {});
+        c.check(exchange, transport, fixture);
+        await stillServes();
+      },
+    );
 
     if (transport === "http") {
       const rawPost = (url: string, headers: Record<string, string>, body: string) =>
@@ -311,12 +445,21 @@ for (const transport of WIRES) {
       it("a foreign Origin → 403, then serves the next request", async () => {
         const http = peer as HttpPeer;
         const message = rpc("server/discover");
-        for (const origin of ["http://evil.example.com", "null", `http://localhost.evil.example:${http.port}`]) {
+        for (const origin of [
+          "http://evil.example.com",
+          "null",
+          `http://localhost.evil.example:${http.port}`,
+        ]) {
           const answer = await peer.send(message, { headers: { Origin: origin } });
           expect(answer.status).toBe(403);
-          expect(answer.response).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: Origin header not allowed" } });
+          expect(answer.response).toEqual({
+            jsonrpc: "2.0",
+            error: { code: -32600, message: "Forbidden: Origin header not allowed" },
+          });
         }
-        const local = await peer.send(message, { headers: { Origin: `http://localhost:${http.port}` } });
+        const local = await peer.send(message, {
+          headers: { Origin: `http://localhost:${http.port}` },
+        });
         expect(local.status).toBe(200);
         await stillServes();
       });
@@ -324,12 +467,27 @@ for (const transport of WIRES) {
       it("a foreign Host → 403, then serves the next request", async () => {
         const http = peer as HttpPeer;
         const message = rpc("server/discover");
-        for (const host of ["evil.example.com", `evil.example.com:${http.port}`, "localhost.evil.example"]) {
-          const answer = await rawPost(http.url, { ...http.headersFor(message), Host: host }, JSON.stringify(message));
+        for (const host of [
+          "evil.example.com",
+          `evil.example.com:${http.port}`,
+          "localhost.evil.example",
+        ]) {
+          const answer = await rawPost(
+            http.url,
+            { ...http.headersFor(message), Host: host },
+            JSON.stringify(message),
+          );
           expect(answer.status).toBe(403);
-          expect(JSON.parse(answer.body)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: Host header not allowed" } });
+          expect(JSON.parse(answer.body)).toEqual({
+            jsonrpc: "2.0",
+            error: { code: -32600, message: "Forbidden: Host header not allowed" },
+          });
         }
-        const ok = await rawPost(http.url, { ...http.headersFor(message), Host: `localhost:${http.port}` }, JSON.stringify(message));
+        const ok = await rawPost(
+          http.url,
+          { ...http.headersFor(message), Host: `localhost:${http.port}` },
+          JSON.stringify(message),
+        );
         expect(ok.status).toBe(200);
         await stillServes();
       });
@@ -337,12 +495,17 @@ for (const transport of WIRES) {
       it("an empty body → -32700, then serves the next request", async () => {
         const answer = await peer.send("");
         expect(answer.status).toBe(400);
-        expect(answer.response).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: not valid JSON" } });
+        expect(answer.response).toEqual({
+          jsonrpc: "2.0",
+          error: { code: -32700, message: "Parse error: not valid JSON" },
+        });
         await stillServes();
       });
     } else {
       it("blank lines and CRLF line ends are tolerated, then serves the next request", async () => {
-        const answer = await peer.send(`\r\n   \n${JSON.stringify(rpc("tools/list", {}, "crlf"))}\r`);
+        const answer = await peer.send(
+          `\r\n   \n${JSON.stringify(rpc("tools/list", {}, "crlf"))}\r`,
+        );
         expect(answer.response?.id).toBe("crlf");
         expect(answer.response?.result?.resultType).toBe("complete");
         await stillServes();
@@ -350,7 +513,9 @@ for (const transport of WIRES) {
 
       it("many requests in one write, interleaved with garbage, are each answered", async () => {
         const good = Array.from({ length: 20 }, (_, i) => rpc("tools/list", {}, `batch-${i}`));
-        const text = good.map((m, i) => `${JSON.stringify(m)}\n${i % 5 === 0 ? "{garbage\n" : ""}`).join("");
+        const text = good
+          .map((m, i) => `${JSON.stringify(m)}\n${i % 5 === 0 ? "{garbage\n" : ""}`)
+          .join("");
         const answer = await peer.send(text.slice(0, -1));
         // send() waited for the last request's answer; the others came before the sentinel.
         const ids = answer.messages.filter((m) => "result" in m).map((m) => m.id);

@@ -23,7 +23,8 @@ function newest(dir: string, extensions: readonly string[]): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) latest = Math.max(latest, newest(path, extensions));
-    else if (extensions.some((ext) => entry.name.endsWith(ext))) latest = Math.max(latest, statSync(path).mtimeMs);
+    else if (extensions.some((ext) => entry.name.endsWith(ext)))
+      latest = Math.max(latest, statSync(path).mtimeMs);
   }
   return latest;
 }
@@ -42,8 +43,14 @@ function ensureBuilt(): void {
     ["npm", ["run", "build:examples"]],
   ] as const) {
     // The spec material is read in place, as the test run's own generation does (no network).
-    const result = spawnSync(command, [...args], { cwd: ROOT, encoding: "utf8", timeout: 240_000, env: { ...process.env, MCP_SPEC_DIR: SPEC_DIR } });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+    const result = spawnSync(command, [...args], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 240_000,
+      env: { ...process.env, MCP_SPEC_DIR: SPEC_DIR },
+    });
+    if (result.status !== 0)
+      throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   }
 }
 
@@ -74,15 +81,25 @@ async function httpServer(name: string, secret: string): Promise<Server> {
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => (stderr += chunk));
-  await until(() => /listening on (\S+)/.test(stderr) || child.exitCode !== null, `${name} to listen`, 20_000);
+  await until(
+    () => /listening on (\S+)/.test(stderr) || child.exitCode !== null,
+    `${name} to listen`,
+    20_000,
+  );
   const url = /listening on (\S+)/.exec(stderr)?.[1];
   if (!url) throw new Error(`${name} did not start: ${stderr}`);
   return {
     name,
     async request(message) {
-      const response = await fetch(url, { method: "POST", headers: defaultHeaders(message, REVISION), body: JSON.stringify(message) });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: defaultHeaders(message, REVISION),
+        body: JSON.stringify(message),
+      });
       const text = await response.text();
-      const messages = response.headers.get("content-type")?.includes("text/event-stream") ? parseSse(text) : [JSON.parse(text) as Msg];
+      const messages = response.headers.get("content-type")?.includes("text/event-stream")
+        ? parseSse(text)
+        : [JSON.parse(text) as Msg];
       const answer = messages.find((m) => m.id === message.id);
       if (!answer) throw new Error(`${name}: no response to ${String(message.id)} in ${text}`);
       return { ...answer, httpStatus: response.status };
@@ -105,7 +122,11 @@ function stdioServer(name: string, secret: string): Server {
     name,
     async request(message) {
       child.stdin!.write(`${JSON.stringify(message)}\n`);
-      await until(() => received.some((m) => m.id === message.id && ("result" in m || "error" in m)), `${name} to answer ${String(message.id)}`, 20_000);
+      await until(
+        () => received.some((m) => m.id === message.id && ("result" in m || "error" in m)),
+        `${name} to answer ${String(message.id)}`,
+        20_000,
+      );
       return received.find((m) => m.id === message.id)!;
     },
   };
@@ -120,7 +141,12 @@ function toolCall(name: string, extra: Msg = {}): Msg {
     jsonrpc: "2.0",
     id: nextId++,
     method: "tools/call",
-    params: { _meta: { [PV]: REVISION, [CI]: { name: "process-test", version: "1" }, [CC]: CAPABILITIES }, name, arguments: {}, ...extra },
+    params: {
+      _meta: { [PV]: REVISION, [CI]: { name: "process-test", version: "1" }, [CC]: CAPABILITIES },
+      name,
+      arguments: {},
+      ...extra,
+    },
   };
 }
 const accept = (content: Msg) => ({ action: "accept", content });
@@ -131,31 +157,50 @@ describe("statelessness across processes", () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    [http.A, http.B, http.C] = await Promise.all([httpServer("http A", SHARED_SECRET), httpServer("http B", SHARED_SECRET), httpServer("http C", OTHER_SECRET)]);
+    [http.A, http.B, http.C] = await Promise.all([
+      httpServer("http A", SHARED_SECRET),
+      httpServer("http B", SHARED_SECRET),
+      httpServer("http C", OTHER_SECRET),
+    ]);
     stdio.A = stdioServer("stdio A", SHARED_SECRET);
     stdio.B = stdioServer("stdio B", SHARED_SECRET);
     stdio.C = stdioServer("stdio C", OTHER_SECRET);
   });
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await until(() => children.every((c) => c.exitCode !== null || c.signalCode !== null), "the fixtures to exit", 5000).catch(() => {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await until(
+      () => children.every((c) => c.exitCode !== null || c.signalCode !== null),
+      "the fixtures to exit",
+      5000,
+    ).catch(() => {
+      for (const child of children)
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     });
   });
 
-  async function inputRequired(server: Server, message: Msg): Promise<{ state: string; inputRequests: Msg }> {
+  async function inputRequired(
+    server: Server,
+    message: Msg,
+  ): Promise<{ state: string; inputRequests: Msg }> {
     const answer = await server.request(message);
     expect(answer.error, `${server.name}: ${JSON.stringify(answer.error)}`).toBeUndefined();
     expect(answer.result.resultType).toBe("input_required");
     expect(typeof answer.result.requestState).toBe("string");
-    return { state: answer.result.requestState as string, inputRequests: answer.result.inputRequests as Msg };
+    return {
+      state: answer.result.requestState as string,
+      inputRequests: answer.result.inputRequests as Msg,
+    };
   }
 
   async function rejected(server: Server, message: Msg): Promise<void> {
     const answer = await server.request(message);
     expect(answer.result).toBeUndefined();
-    expect(answer.error).toEqual({ code: -32602, message: "Invalid params: requestState integrity check failed (tampered)" });
+    expect(answer.error).toEqual({
+      code: -32602,
+      message: "Invalid params: requestState integrity check failed (tampered)",
+    });
     if ("httpStatus" in answer) expect(answer.httpStatus).toBe(400);
   }
 
@@ -167,24 +212,38 @@ describe("statelessness across processes", () => {
         const { A, B, C } = servers();
         for (const server of [A, B, C]) {
           const answer = await server.request(toolCall("test_simple_text"));
-          expect(answer.result?.content).toEqual([{ type: "text", text: "A plain text answer from the mcp-gen fixture." }]);
+          expect(answer.result?.content).toEqual([
+            { type: "text", text: "A plain text answer from the mcp-gen fixture." },
+          ]);
         }
         expect(new Set(children.map((c) => c.pid)).size).toBe(children.length);
       });
 
       it("request_state: round 1 on A completes on B; C rejects A's state", async () => {
         const { A, B, C } = servers();
-        const { state, inputRequests } = await inputRequired(A, toolCall("test_input_required_result_request_state"));
+        const { state, inputRequests } = await inputRequired(
+          A,
+          toolCall("test_input_required_result_request_state"),
+        );
         expect(Object.keys(inputRequests)).toEqual(["confirm"]);
-        const retry = () => toolCall("test_input_required_result_request_state", { requestState: state, inputResponses: { confirm: accept({ ok: true }) } });
+        const retry = () =>
+          toolCall("test_input_required_result_request_state", {
+            requestState: state,
+            inputResponses: { confirm: accept({ ok: true }) },
+          });
 
         const done = await B.request(retry());
         expect(done.error).toBeUndefined();
-        expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "state-ok: confirmed=true" }] });
+        expect(done.result).toMatchObject({
+          resultType: "complete",
+          content: [{ type: "text", text: "state-ok: confirmed=true" }],
+        });
 
         await rejected(C, retry());
         // A itself still accepts it: nothing was consumed or stored anywhere.
-        expect((await A.request(retry())).result?.content?.[0]?.text).toBe("state-ok: confirmed=true");
+        expect((await A.request(retry())).result?.content?.[0]?.text).toBe(
+          "state-ok: confirmed=true",
+        );
       });
 
       it("multi_round: A → B → A, each round's state verified by the next process; C rejects every round's state", async () => {
@@ -193,33 +252,62 @@ describe("statelessness across processes", () => {
         const first = await inputRequired(A, toolCall(tool));
         expect(Object.keys(first.inputRequests)).toEqual(["name"]);
 
-        const round2 = (state: string) => toolCall(tool, { requestState: state, inputResponses: { name: accept({ name: "Alice" }) } });
+        const round2 = (state: string) =>
+          toolCall(tool, {
+            requestState: state,
+            inputResponses: { name: accept({ name: "Alice" }) },
+          });
         await rejected(C, round2(first.state));
         const second = await inputRequired(B, round2(first.state));
         expect(Object.keys(second.inputRequests)).toEqual(["colour"]);
         expect(second.state).not.toBe(first.state);
 
-        const round3 = (state: string) => toolCall(tool, { requestState: state, inputResponses: { colour: accept({ colour: "teal" }) } });
+        const round3 = (state: string) =>
+          toolCall(tool, {
+            requestState: state,
+            inputResponses: { colour: accept({ colour: "teal" }) },
+          });
         await rejected(C, round3(second.state));
         const done = await A.request(round3(second.state));
-        expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Alice likes teal." }] });
+        expect(done.result).toMatchObject({
+          resultType: "complete",
+          content: [{ type: "text", text: "Alice likes teal." }],
+        });
       });
 
       it("C's own state works on C and is rejected by A and B", async () => {
         const { A, B, C } = servers();
-        const { state } = await inputRequired(C, toolCall("test_input_required_result_request_state"));
-        const retry = () => toolCall("test_input_required_result_request_state", { requestState: state, inputResponses: { confirm: accept({ ok: false }) } });
+        const { state } = await inputRequired(
+          C,
+          toolCall("test_input_required_result_request_state"),
+        );
+        const retry = () =>
+          toolCall("test_input_required_result_request_state", {
+            requestState: state,
+            inputResponses: { confirm: accept({ ok: false }) },
+          });
         await rejected(A, retry());
         await rejected(B, retry());
-        expect((await C.request(retry())).result?.content?.[0]?.text).toBe("state-ok: confirmed=false");
+        expect((await C.request(retry())).result?.content?.[0]?.text).toBe(
+          "state-ok: confirmed=false",
+        );
       });
     });
   }
 
   it("a state sealed by the HTTP process A completes on the stdio process B (same secret), not on stdio C", async () => {
-    const { state } = await inputRequired(http.A, toolCall("test_input_required_result_request_state"));
-    const retry = () => toolCall("test_input_required_result_request_state", { requestState: state, inputResponses: { confirm: accept({ ok: true }) } });
-    expect((await stdio.B.request(retry())).result?.content?.[0]?.text).toBe("state-ok: confirmed=true");
+    const { state } = await inputRequired(
+      http.A,
+      toolCall("test_input_required_result_request_state"),
+    );
+    const retry = () =>
+      toolCall("test_input_required_result_request_state", {
+        requestState: state,
+        inputResponses: { confirm: accept({ ok: true }) },
+      });
+    expect((await stdio.B.request(retry())).result?.content?.[0]?.text).toBe(
+      "state-ok: confirmed=true",
+    );
     await rejected(stdio.C, retry());
   });
 });

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -101,9 +109,13 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     expect(result.dir).toBe(join(cacheDir, REV));
     expect(result.files).toEqual(listed);
     expect(listed.length).toBeGreaterThan(100); // schema.ts, schema.json and the examples
-    expect(server.requests.sort()).toEqual(listed.map((p) => `/${entry.commit}/schema/${REV}/${p}`).sort());
+    expect(server.requests.sort()).toEqual(
+      listed.map((p) => `/${entry.commit}/schema/${REV}/${p}`).sort(),
+    );
     for (const p of listed) {
-      expect(readFileSync(join(cacheDir, REV, ...p.split("/")))).toEqual(readFileSync(join(specDir, REV, ...p.split("/"))));
+      expect(readFileSync(join(cacheDir, REV, ...p.split("/")))).toEqual(
+        readFileSync(join(specDir, REV, ...p.split("/"))),
+      );
     }
     expect(readdirSync(cacheDir)).toEqual([REV]); // no temp folders left over
   });
@@ -111,8 +123,16 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
   it("takes the base URL from MCP_SPEC_BASE_URL", async () => {
     const server = await startServer();
     const cacheDir = tmpDir();
-    await fetchRevision("2025-06-18", { cacheDir, env: { MCP_SPEC_BASE_URL: `${server.baseUrl}/` }, manifest });
-    expect(readdirSync(join(cacheDir, "2025-06-18")).sort()).toEqual([PIN_STAMP, "schema.json", "schema.ts"]);
+    await fetchRevision("2025-06-18", {
+      cacheDir,
+      env: { MCP_SPEC_BASE_URL: `${server.baseUrl}/` },
+      manifest,
+    });
+    expect(readdirSync(join(cacheDir, "2025-06-18")).sort()).toEqual([
+      PIN_STAMP,
+      "schema.json",
+      "schema.ts",
+    ]);
   });
 
   it("a sha256 mismatch is an error naming the file, and leaves the cache untouched", async () => {
@@ -130,7 +150,9 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     );
     expect(err).toBeInstanceOf(GeneratorError);
     const line = (err as GeneratorError).toString();
-    expect(line).toContain(`sha256 mismatch for schema/${REV}/examples/CallToolResult/result-with-structured-content.json`);
+    expect(line).toContain(
+      `sha256 mismatch for schema/${REV}/examples/CallToolResult/result-with-structured-content.json`,
+    );
     expect((err as GeneratorError).file).toMatch(/result-with-structured-content\.json$/);
     expect(line).not.toContain("\n");
     expect(snapshot(cacheDir)).toEqual(before);
@@ -141,9 +163,9 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     const server = await startServer();
     server.corrupt.add("schema.ts");
     const cacheDir = join(tmpDir(), "cache");
-    await expect(fetchRevision("2024-11-05", { cacheDir, baseUrl: server.baseUrl, manifest })).rejects.toThrow(
-      /sha256 mismatch for schema\/2024-11-05\/schema\.ts/,
-    );
+    await expect(
+      fetchRevision("2024-11-05", { cacheDir, baseUrl: server.baseUrl, manifest }),
+    ).rejects.toThrow(/sha256 mismatch for schema\/2024-11-05\/schema\.ts/);
     expect(() => readdirSync(cacheDir)).toThrow(); // not even the cache folder
   });
 
@@ -151,8 +173,14 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     const server = await startServer();
     server.status.set("schema.json", 404);
     const cacheDir = tmpDir();
-    const err = await fetchRevision("2025-11-25", { cacheDir, baseUrl: server.baseUrl, manifest }).catch((e: unknown) => e);
-    expect(String(err)).toMatch(/^mcp-gen: http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{40}\/schema\/2025-11-25\/schema\.json: download failed: HTTP 404/);
+    const err = await fetchRevision("2025-11-25", {
+      cacheDir,
+      baseUrl: server.baseUrl,
+      manifest,
+    }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(
+      /^mcp-gen: http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{40}\/schema\/2025-11-25\/schema\.json: download failed: HTTP 404/,
+    );
     expect(readdirSync(cacheDir)).toEqual([]);
   });
 
@@ -162,7 +190,11 @@ describe.skipIf(!haveSpec)("fetchRevision", () => {
     mkdirSync(join(cacheDir, "draft"));
     writeFileSync(join(cacheDir, "draft", "stale.txt"), "old");
     await fetchRevision("draft", { cacheDir, baseUrl: server.baseUrl, manifest });
-    expect(readdirSync(join(cacheDir, "draft")).sort()).toEqual([PIN_STAMP, "schema.json", "schema.ts"]);
+    expect(readdirSync(join(cacheDir, "draft")).sort()).toEqual([
+      PIN_STAMP,
+      "schema.json",
+      "schema.ts",
+    ]);
     expect(readdirSync(cacheDir)).toEqual(["draft"]);
   });
 

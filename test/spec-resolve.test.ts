@@ -24,7 +24,11 @@ const manifest = validateRevisions(
   {
     repository: "modelcontextprotocol/modelcontextprotocol",
     revisions: {
-      "2025-06-18": { commit: "1".repeat(40), releaseDate: "2025-06-18", files: { "schema.ts": "0".repeat(64) } },
+      "2025-06-18": {
+        commit: "1".repeat(40),
+        releaseDate: "2025-06-18",
+        files: { "schema.ts": "0".repeat(64) },
+      },
       draft: { commit: "2".repeat(40), releaseDate: null, files: { "schema.ts": "0".repeat(64) } },
     },
   },
@@ -54,7 +58,14 @@ const noNetwork: typeof fetch = async () => {
 };
 
 function run(extra: Partial<ResolveOptions> & { revision: string }, log: string[] = []) {
-  return resolveSchema({ env: {}, cacheDir: layout([]), manifest, fetch: noNetwork, log: (l) => log.push(l), ...extra });
+  return resolveSchema({
+    env: {},
+    cacheDir: layout([]),
+    manifest,
+    fetch: noNetwork,
+    log: (l) => log.push(l),
+    ...extra,
+  });
 }
 
 async function failure(p: Promise<unknown>): Promise<GeneratorError> {
@@ -77,8 +88,18 @@ describe("resolveSchema: order", () => {
 
   it("--spec-dir beats MCP_SPEC_DIR and the cache", async () => {
     const f = flag();
-    const r = await run({ revision: "2025-06-18", specDir: f, env: { MCP_SPEC_DIR: env() }, cacheDir: cache() });
-    expect(r).toEqual({ revision: "2025-06-18", dir: join(f, "2025-06-18"), schemaFile: join(f, "2025-06-18", "schema.ts"), origin: "spec-dir" });
+    const r = await run({
+      revision: "2025-06-18",
+      specDir: f,
+      env: { MCP_SPEC_DIR: env() },
+      cacheDir: cache(),
+    });
+    expect(r).toEqual({
+      revision: "2025-06-18",
+      dir: join(f, "2025-06-18"),
+      schemaFile: join(f, "2025-06-18", "schema.ts"),
+      origin: "spec-dir",
+    });
   });
 
   it("MCP_SPEC_DIR beats the cache", async () => {
@@ -112,7 +133,9 @@ describe("resolveSchema: an explicit spec dir is authoritative", () => {
   it("lacking the revision: one line naming the file expected and what the folder holds", async () => {
     const f = layout(["2025-06-18", "2030-01-01"]);
     const err = await failure(run({ revision: "2031-01-01", specDir: f }));
-    expect(err.message).toBe(`--spec-dir ${f} has no revision 2031-01-01: expected ${join(f, "2031-01-01", "schema.ts")}; it holds 2025-06-18, 2030-01-01; did you mean "2030-01-01"?`);
+    expect(err.message).toBe(
+      `--spec-dir ${f} has no revision 2031-01-01: expected ${join(f, "2031-01-01", "schema.ts")}; it holds 2025-06-18, 2030-01-01; did you mean "2030-01-01"?`,
+    );
   });
 
   it("never falls back to the cache or the network, even for a pinned revision", async () => {
@@ -123,8 +146,12 @@ describe("resolveSchema: an explicit spec dir is authoritative", () => {
       throw new Error("no");
     };
     const empty = layout([]);
-    const err = await failure(run({ revision: "draft", env: { MCP_SPEC_DIR: empty }, cacheDir: c, fetch: spy }));
-    expect(err.message).toBe(`MCP_SPEC_DIR=${empty} has no revision draft: expected ${join(empty, "draft", "schema.ts")}; it holds no <revision>/schema.ts at all`);
+    const err = await failure(
+      run({ revision: "draft", env: { MCP_SPEC_DIR: empty }, cacheDir: c, fetch: spy }),
+    );
+    expect(err.message).toBe(
+      `MCP_SPEC_DIR=${empty} has no revision draft: expected ${join(empty, "draft", "schema.ts")}; it holds no <revision>/schema.ts at all`,
+    );
     expect(fetched).toBe(0);
   });
 
@@ -133,11 +160,15 @@ describe("resolveSchema: an explicit spec dir is authoritative", () => {
     mkdirSync(join(top, "schema", "draft"), { recursive: true });
     writeFileSync(join(top, "schema", "draft", "schema.ts"), "// draft\n");
     const err = await failure(run({ revision: "draft", specDir: top }));
-    expect(err.message).toBe(`--spec-dir ${top} has no revision draft: expected ${join(top, "draft", "schema.ts")}; did you mean --spec-dir ${join(top, "schema")}?`);
+    expect(err.message).toBe(
+      `--spec-dir ${top} has no revision draft: expected ${join(top, "draft", "schema.ts")}; did you mean --spec-dir ${join(top, "schema")}?`,
+    );
   });
 
   it("a spec dir that does not exist is reported as such", async () => {
-    const err = await failure(run({ revision: "draft", specDir: join(tmpdir(), "mcp-gen-nope-404") }));
+    const err = await failure(
+      run({ revision: "draft", specDir: join(tmpdir(), "mcp-gen-nope-404") }),
+    );
     expect(err.message).toMatch(/--spec-dir .*: no such directory/);
   });
 });
@@ -145,23 +176,35 @@ describe("resolveSchema: an explicit spec dir is authoritative", () => {
 describe("resolveSchema: the cache", () => {
   it("a copy stamped with another commit than the pin is stale: fetched again (offline: an error saying so)", async () => {
     const c = layout(["draft"]);
-    writeFileSync(join(c, "draft", PIN_STAMP), JSON.stringify({ commit: "9".repeat(40), files: { "schema.ts": "0".repeat(64) } }));
+    writeFileSync(
+      join(c, "draft", PIN_STAMP),
+      JSON.stringify({ commit: "9".repeat(40), files: { "schema.ts": "0".repeat(64) } }),
+    );
     const offline = await failure(run({ revision: "draft", cacheDir: c, offline: true }));
-    expect(offline.message).toBe(`the cached draft is from commit ${"9".repeat(12)}, pinned is ${"2".repeat(12)} (--offline): run without --offline or "mcp-gen fetch --revision draft"`);
+    expect(offline.message).toBe(
+      `the cached draft is from commit ${"9".repeat(12)}, pinned is ${"2".repeat(12)} (--offline): run without --offline or "mcp-gen fetch --revision draft"`,
+    );
     const log: string[] = [];
     await failure(run({ revision: "draft", cacheDir: c }, log));
-    expect(log[0]).toMatch(/^mcp-gen: the cached draft is from commit 9{12}, pinned is 2{12}; fetching pinned revision draft/);
+    expect(log[0]).toMatch(
+      /^mcp-gen: the cached draft is from commit 9{12}, pinned is 2{12}; fetching pinned revision draft/,
+    );
   });
 
   it("a copy stamped with the pinned commit and files is used", async () => {
     const c = layout(["draft"]);
-    writeFileSync(join(c, "draft", PIN_STAMP), JSON.stringify({ commit: "2".repeat(40), files: { "schema.ts": "0".repeat(64) } }));
+    writeFileSync(
+      join(c, "draft", PIN_STAMP),
+      JSON.stringify({ commit: "2".repeat(40), files: { "schema.ts": "0".repeat(64) } }),
+    );
     expect((await run({ revision: "draft", cacheDir: c, offline: true })).origin).toBe("cache");
   });
 
   it("an unknown revision suggests the closest known one", async () => {
     const err = await failure(run({ revision: "2025-06-81" }));
-    expect(err.message).toMatch(/^unknown revision "2025-06-81"; known revisions: 2025-06-18, draft; did you mean "2025-06-18"\?/);
+    expect(err.message).toMatch(
+      /^unknown revision "2025-06-81"; known revisions: 2025-06-18, draft; did you mean "2025-06-18"\?/,
+    );
   });
 });
 
@@ -176,19 +219,27 @@ describe("resolveSchema: nothing local", () => {
   it("without network: the same line plus the reason, after announcing the fetch on one log line", async () => {
     const log: string[] = [];
     const err = await failure(run({ revision: "draft" }, log));
-    expect(err.message).toMatch(/^no schema\.ts for revision draft: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision draft" \(network\); automatic fetch failed: .*ENOTFOUND/);
+    expect(err.message).toMatch(
+      /^no schema\.ts for revision draft: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision draft" \(network\); automatic fetch failed: .*ENOTFOUND/,
+    );
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/^mcp-gen: no local schema\.ts for revision draft; fetching pinned revision draft from https:\/\/raw\.githubusercontent\.com\/modelcontextprotocol\/modelcontextprotocol\/2{40}\/schema\/draft\//);
+    expect(log[0]).toMatch(
+      /^mcp-gen: no local schema\.ts for revision draft; fetching pinned revision draft from https:\/\/raw\.githubusercontent\.com\/modelcontextprotocol\/modelcontextprotocol\/2{40}\/schema\/draft\//,
+    );
   });
 
   it("an unknown revision lists the known ones", async () => {
     const err = await failure(run({ revision: "1999-01-01", cacheDir: layout(["2030-01-01"]) }));
-    expect(err.message).toMatch(/^unknown revision "1999-01-01"; known revisions: 2025-06-18, 2030-01-01, draft/);
+    expect(err.message).toMatch(
+      /^unknown revision "1999-01-01"; known revisions: 2025-06-18, 2030-01-01, draft/,
+    );
   });
 
   it("rejects revision names that are not plain folder names", async () => {
     for (const bad of ["../draft", "a/b", ".hidden", ""]) {
-      expect((await failure(run({ revision: bad, specDir: layout([]) }))).message).toMatch(/invalid revision name/);
+      expect((await failure(run({ revision: bad, specDir: layout([]) }))).message).toMatch(
+        /invalid revision name/,
+      );
     }
   });
 });
@@ -200,7 +251,9 @@ describe.skipIf(!haveSpec)("resolveSchema: fetching when missing", () => {
     const server = createServer((req, res) => {
       const m = /^\/[0-9a-f]{40}\/schema\/2026-07-28\/(.+)$/.exec(req.url ?? "");
       try {
-        res.end(readFileSync(join(specDir, "2026-07-28", ...decodeURIComponent(m![1]!).split("/"))));
+        res.end(
+          readFileSync(join(specDir, "2026-07-28", ...decodeURIComponent(m![1]!).split("/"))),
+        );
       } catch {
         res.statusCode = 404;
         res.end();
@@ -218,10 +271,29 @@ describe.skipIf(!haveSpec)("resolveSchema: fetching when missing", () => {
       manifest: real,
       log: (l) => log.push(l),
     });
-    expect(r).toMatchObject({ origin: "fetched", schemaFile: join(cacheDir, "2026-07-28", "schema.ts") });
-    expect(log).toEqual([expect.stringContaining(`from ${baseUrl}/${entry.commit}/schema/2026-07-28/ into ${join(cacheDir, "2026-07-28")}`)]);
-    expect(readFileSync(r.schemaFile)).toEqual(readFileSync(join(specDir, "2026-07-28", "schema.ts")));
+    expect(r).toMatchObject({
+      origin: "fetched",
+      schemaFile: join(cacheDir, "2026-07-28", "schema.ts"),
+    });
+    expect(log).toEqual([
+      expect.stringContaining(
+        `from ${baseUrl}/${entry.commit}/schema/2026-07-28/ into ${join(cacheDir, "2026-07-28")}`,
+      ),
+    ]);
+    expect(readFileSync(r.schemaFile)).toEqual(
+      readFileSync(join(specDir, "2026-07-28", "schema.ts")),
+    );
     // Second time round it is a plain cache hit.
-    expect((await resolveSchema({ revision: "2026-07-28", env: {}, cacheDir, manifest: real, offline: true })).origin).toBe("cache");
+    expect(
+      (
+        await resolveSchema({
+          revision: "2026-07-28",
+          env: {},
+          cacheDir,
+          manifest: real,
+          offline: true,
+        })
+      ).origin,
+    ).toBe("cache");
   });
 });

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { createHash } from "node:crypto";
@@ -42,7 +50,11 @@ function errorOf(run: () => unknown): GeneratorError {
 const good = {
   repository: "modelcontextprotocol/modelcontextprotocol",
   revisions: {
-    "2025-06-18": { commit: "a".repeat(40), releaseDate: "2025-06-18", files: { "schema.ts": "0".repeat(64) } },
+    "2025-06-18": {
+      commit: "a".repeat(40),
+      releaseDate: "2025-06-18",
+      files: { "schema.ts": "0".repeat(64) },
+    },
   },
 };
 
@@ -59,12 +71,21 @@ describe("schema/revisions.json", () => {
     const manifest = readRevisions();
     expect(manifest.repository).toBe("modelcontextprotocol/modelcontextprotocol");
     expect(Object.keys(manifest.revisions)).toEqual(
-      expect.arrayContaining(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]),
+      expect.arrayContaining([
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+        "draft",
+      ]),
     );
     for (const [rev, entry] of Object.entries(manifest.revisions)) {
       expect(entry.commit).toMatch(/^[0-9a-f]{40}$/);
       expect(entry.releaseDate).toBe(rev === "draft" ? null : rev);
-      expect(Object.keys(entry.files)).toEqual(expect.arrayContaining(["schema.ts", "schema.json"]));
+      expect(Object.keys(entry.files)).toEqual(
+        expect.arrayContaining(["schema.ts", "schema.json"]),
+      );
     }
   });
 
@@ -73,11 +94,17 @@ describe("schema/revisions.json", () => {
     for (const [rev, entry] of Object.entries(manifest.revisions)) {
       const dir = join(specDir, rev);
       const walk = (d: string): string[] =>
-        readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-      const local = walk(dir).map((p) => relative(dir, p).split(sep).join("/")).sort();
+        readdirSync(d).flatMap((n) =>
+          statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)],
+        );
+      const local = walk(dir)
+        .map((p) => relative(dir, p).split(sep).join("/"))
+        .sort();
       expect(Object.keys(entry.files).sort(), rev).toEqual(local);
       for (const path of local) {
-        const digest = createHash("sha256").update(readFileSync(join(dir, path))).digest("hex");
+        const digest = createHash("sha256")
+          .update(readFileSync(join(dir, path)))
+          .digest("hex");
         expect(entry.files[path], `${rev}/${path}`).toBe(digest);
       }
     }
@@ -87,7 +114,9 @@ describe("schema/revisions.json", () => {
     const file = tmpFile("revisions.json", "{ not json");
     const err = errorOf(() => readRevisions(file));
     expect(err.file).toBe(file);
-    expect(err.toString()).toMatch(new RegExp(`^mcp-gen: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: invalid JSON`));
+    expect(err.toString()).toMatch(
+      new RegExp(`^mcp-gen: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: invalid JSON`),
+    );
     expect(err.toString()).not.toContain("\n");
   });
 
@@ -98,7 +127,9 @@ describe("schema/revisions.json", () => {
 
   it("accepts a well-formed manifest and defaults rawBaseUrl and verified", () => {
     const m = validateRevisions(good, "r.json");
-    expect(m.rawBaseUrl).toBe("https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol");
+    expect(m.rawBaseUrl).toBe(
+      "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol",
+    );
     expect(m.revisions["2025-06-18"]?.verified).toBe(true);
   });
 
@@ -106,11 +137,22 @@ describe("schema/revisions.json", () => {
     ["short commit", { commit: "abc123" }, /commit must be 40/],
     ["bad date", { releaseDate: "June 2025" }, /releaseDate/],
     ["bad digest", { files: { "schema.ts": "xyz" } }, /sha256/],
-    ["escaping path", { files: { "schema.ts": "0".repeat(64), "../evil.ts": "0".repeat(64) } }, /unsafe path/],
-    ["absolute path", { files: { "schema.ts": "0".repeat(64), "/etc/passwd": "0".repeat(64) } }, /unsafe path/],
+    [
+      "escaping path",
+      { files: { "schema.ts": "0".repeat(64), "../evil.ts": "0".repeat(64) } },
+      /unsafe path/,
+    ],
+    [
+      "absolute path",
+      { files: { "schema.ts": "0".repeat(64), "/etc/passwd": "0".repeat(64) } },
+      /unsafe path/,
+    ],
     ["no schema.ts", { files: { "schema.json": "0".repeat(64) } }, /must list schema\.ts/],
   ])("rejects %s, naming the file and the key", (_name, patch, message) => {
-    const data = { ...good, revisions: { "2025-06-18": { ...good.revisions["2025-06-18"], ...patch } } };
+    const data = {
+      ...good,
+      revisions: { "2025-06-18": { ...good.revisions["2025-06-18"], ...patch } },
+    };
     const err = errorOf(() => validateRevisions(data, "schema/revisions.json"));
     expect(err.file).toBe("schema/revisions.json");
     expect(err.message).toMatch(message);
@@ -132,7 +174,12 @@ describe.skipIf(!existsSync(join(SPEC_DIR, "draft", "schema.ts")))("schema/revis
       expect(entry.commit, revision).toBe("b0f60ba5409db7a6582440a7b473cc0398890f15");
       expect(entry.files, revision).toHaveProperty(["schema.ts"]);
       for (const [path, digest] of Object.entries(entry.files)) {
-        expect(createHash("sha256").update(readFileSync(join(SPEC_DIR, revision, ...path.split("/")))).digest("hex"), `${revision}/${path}`).toBe(digest);
+        expect(
+          createHash("sha256")
+            .update(readFileSync(join(SPEC_DIR, revision, ...path.split("/"))))
+            .digest("hex"),
+          `${revision}/${path}`,
+        ).toBe(digest);
       }
     }
   });

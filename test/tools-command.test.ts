@@ -20,13 +20,20 @@ afterEach(() => rmSync(work, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
   const err: string[] = [];
-  const code = await main(args, { stdout: () => {}, stderr: (t) => err.push(t), env: { MCP_GEN_CACHE_DIR: join(work, "cache") }, cwd: work });
+  const code = await main(args, {
+    stdout: () => {},
+    stderr: (t) => err.push(t),
+    env: { MCP_GEN_CACHE_DIR: join(work, "cache") },
+    cwd: work,
+  });
   return { code, stderr: err.join("") };
 }
 
 /** The TOOLS object of a generated tools.ts, read back as data. */
 async function toolsOf(out: string): Promise<Record<string, Record<string, unknown>>> {
-  const module = (await import(join(out, "tools.ts"))) as { TOOLS: Record<string, Record<string, unknown>> };
+  const module = (await import(join(out, "tools.ts"))) as {
+    TOOLS: Record<string, Record<string, unknown>>;
+  };
   return module.TOOLS;
 }
 
@@ -36,7 +43,14 @@ describe("mcp-gen tools", () => {
     const run = await cli(["tools", join(ROOT, "examples", "tools.ts"), "--out", out]);
     expect(run.stderr).toMatch(/wrote \d+ files/);
     expect(run.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual([".mcp-gen.json", "index.ts", "runtime", "tools.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual([
+      ".mcp-gen.json",
+      "index.ts",
+      "runtime",
+      "tools.ts",
+      "types.ts",
+      "validators.ts",
+    ]);
     const tools = await toolsOf(out);
     expect(Object.keys(tools)).toEqual(["get_weather", "sum", "search-flights"]);
     const weather = tools.get_weather!;
@@ -47,8 +61,16 @@ describe("mcp-gen tools", () => {
       type: "object",
       properties: {
         at: { description: "Where.", $ref: "#/$defs/Coordinates" },
-        units: { description: "The unit of the temperature; celsius when left out.", enum: ["celsius", "fahrenheit"] },
-        days: { description: "How many days ahead, today being 0.", type: "integer", minimum: 0, maximum: 7 },
+        units: {
+          description: "The unit of the temperature; celsius when left out.",
+          enum: ["celsius", "fahrenheit"],
+        },
+        days: {
+          description: "How many days ahead, today being 0.",
+          type: "integer",
+          minimum: 0,
+          maximum: 7,
+        },
       },
       required: ["at"],
       $defs: {
@@ -56,26 +78,42 @@ describe("mcp-gen tools", () => {
           description: "A place on Earth.",
           type: "object",
           properties: {
-            latitude: { description: "Degrees north of the equator.", type: "number", minimum: -90, maximum: 90 },
-            longitude: { description: "Degrees east of Greenwich.", type: "number", minimum: -180, maximum: 180 },
+            latitude: {
+              description: "Degrees north of the equator.",
+              type: "number",
+              minimum: -90,
+              maximum: 90,
+            },
+            longitude: {
+              description: "Degrees east of Greenwich.",
+              type: "number",
+              minimum: -180,
+              maximum: 180,
+            },
           },
           required: ["latitude", "longitude"],
         },
       },
     });
-    expect((weather.outputSchema as { properties: Record<string, unknown> }).properties.source).toEqual({
+    expect(
+      (weather.outputSchema as { properties: Record<string, unknown> }).properties.source,
+    ).toEqual({
       description: "Where the forecast comes from.",
       type: "string",
       format: "uri",
     });
-    expect((tools.sum!.inputSchema as { properties: Record<string, unknown> }).properties.values).toEqual({
+    expect(
+      (tools.sum!.inputSchema as { properties: Record<string, unknown> }).properties.values,
+    ).toEqual({
       description: "The numbers.",
       type: "array",
       items: { type: "number" },
       minItems: 1,
       maxItems: 100,
     });
-    expect(Object.keys((tools["search-flights"]!.inputSchema as { properties: object }).properties)).toHaveLength(10);
+    expect(
+      Object.keys((tools["search-flights"]!.inputSchema as { properties: object }).properties),
+    ).toHaveLength(10);
   });
 
   it("is byte-identical from run to run, and the output compiles under strict TypeScript", async () => {
@@ -99,28 +137,46 @@ defineTool("sum", () => ({ content: [], structuredContent: { total: 1 } }));
 defineTool("nope", () => ({}));
 `,
     );
-    const result = tsc(a, { compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true }, include: ["**/*.ts"] });
+    const result = tsc(a, {
+      compilerOptions: { ...STRICT_OPTIONS, ...NODE_TYPES, noEmit: true },
+      include: ["**/*.ts"],
+    });
     expect(result.output).toBe("");
     expect(result.status).toBe(0);
   }, 300_000);
 
   it.each([
-    ["an unsupported construct", "export interface FooArguments {\n  a: Map<string, number>;\n}\n", /tools\.ts:2: .*unsupported/],
+    [
+      "an unsupported construct",
+      "export interface FooArguments {\n  a: Map<string, number>;\n}\n",
+      /tools\.ts:2: .*unsupported/,
+    ],
     ["no tools at all", "export interface Foo {\n  a: string;\n}\n", /no tools/],
-    ["an unsupported format", "export interface FooArguments {\n  /** @format email */\n  a: string;\n}\n", /tools\.ts:\d+: .*format/],
-    ["arguments that are not an object", "export type FooArguments = string;\n", /tools\.ts:1: .*must be an object/],
-  ])("%s: one line naming file and line, exit 1, the output untouched", async (_case, source, message) => {
-    writeFileSync(join(work, "tools.ts"), source);
-    const out = join(work, "out");
-    const first = await cli(["tools", join(ROOT, "examples", "tools.ts"), "--out", out]);
-    expect(first.code).toBe(0);
-    const before = readFileSync(join(out, "tools.ts"), "utf8");
-    const run = await cli(["tools", "tools.ts", "--out", out]);
-    expect(run.code).toBe(1);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toMatch(message);
-    expect(readFileSync(join(out, "tools.ts"), "utf8")).toBe(before);
-  });
+    [
+      "an unsupported format",
+      "export interface FooArguments {\n  /** @format email */\n  a: string;\n}\n",
+      /tools\.ts:\d+: .*format/,
+    ],
+    [
+      "arguments that are not an object",
+      "export type FooArguments = string;\n",
+      /tools\.ts:1: .*must be an object/,
+    ],
+  ])(
+    "%s: one line naming file and line, exit 1, the output untouched",
+    async (_case, source, message) => {
+      writeFileSync(join(work, "tools.ts"), source);
+      const out = join(work, "out");
+      const first = await cli(["tools", join(ROOT, "examples", "tools.ts"), "--out", out]);
+      expect(first.code).toBe(0);
+      const before = readFileSync(join(out, "tools.ts"), "utf8");
+      const run = await cli(["tools", "tools.ts", "--out", out]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(message);
+      expect(readFileSync(join(out, "tools.ts"), "utf8")).toBe(before);
+    },
+  );
 
   it("names tools in snake_case unless an @tool tag names them", () => {
     expect(snakeCase("GetWeather")).toBe("get_weather");

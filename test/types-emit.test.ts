@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { format } from "../generator/emit/format.js";
-import { constantText, definitionText, docComment, identifier, typeText } from "../generator/emit/types/print.js";
+import {
+  constantText,
+  definitionText,
+  docComment,
+  identifier,
+  typeText,
+} from "../generator/emit/types/print.js";
 import { typesTarget } from "../generator/emit/types/target.js";
 import type { ProtocolModel } from "../generator/ir/model.js";
 import { alias, constant, doc, iface, model, prop, t } from "./helpers/types-ir.js";
@@ -17,14 +23,21 @@ describe("interfaces", () => {
     prop("a", t.string(), { declaredIn: "Base", doc: doc("The a.") }),
     prop("b", t.number(), { declaredIn: "Base", optional: true }),
   ]);
-  const other = iface("Other", [prop("x", t.boolean(), { declaredIn: "Other" }), prop("y", t.null(), { declaredIn: "Other" })]);
+  const other = iface("Other", [
+    prop("x", t.boolean(), { declaredIn: "Other" }),
+    prop("y", t.null(), { declaredIn: "Other" }),
+  ]);
   const derived = iface(
     "Derived",
     [
       base.type.kind === "object" ? base.type.properties[0]! : prop("never", t.null()),
       // Redeclared here: own, although Base declares it too.
       prop("b", t.literal(1), { declaredIn: "Derived", line: 1001 }),
-      prop("c", t.array(t.ref("Other")), { declaredIn: "Derived", line: 1000, doc: doc("Own property.", ["see", "Other"]) }),
+      prop("c", t.array(t.ref("Other")), {
+        declaredIn: "Derived",
+        line: 1000,
+        doc: doc("Own property.", ["see", "Other"]),
+      }),
     ],
     {
       heritage: [
@@ -92,14 +105,24 @@ describe("interfaces", () => {
   });
 
   it("keeps an own index signature and leaves an inherited one to extends", () => {
-    const result = iface("Result", [prop("_meta", t.record(t.unknown()), { declaredIn: "Result", optional: true })], {
-      index: { keyName: "key", type: t.unknown(), declaredIn: "Result" },
-    });
-    const empty = iface("EmptyResult", [result.type.kind === "object" ? result.type.properties[0]! : prop("x", t.null())], {
-      heritage: [{ name: "Result", omit: [] }],
-      index: { keyName: "key", type: t.unknown(), declaredIn: "Result" },
-    });
-    expect(definitionText(result)).toBe("export interface Result {\n_meta?: { [key: string]: unknown };\n[key: string]: unknown;\n}\n");
+    const result = iface(
+      "Result",
+      [prop("_meta", t.record(t.unknown()), { declaredIn: "Result", optional: true })],
+      {
+        index: { keyName: "key", type: t.unknown(), declaredIn: "Result" },
+      },
+    );
+    const empty = iface(
+      "EmptyResult",
+      [result.type.kind === "object" ? result.type.properties[0]! : prop("x", t.null())],
+      {
+        heritage: [{ name: "Result", omit: [] }],
+        index: { keyName: "key", type: t.unknown(), declaredIn: "Result" },
+      },
+    );
+    expect(definitionText(result)).toBe(
+      "export interface Result {\n_meta?: { [key: string]: unknown };\n[key: string]: unknown;\n}\n",
+    );
     expect(definitionText(empty)).toBe("export interface EmptyResult extends Result {\n}\n");
   });
 });
@@ -122,7 +145,9 @@ describe("type aliases", () => {
     expect(definitionText(union)).toBe(
       'export type Version = typeof JSONRPC_VERSION | "1.0" | -32700 | true | null | (string | number)[];\n',
     );
-    expect(constantText(version)).toBe('/**\n * @internal\n */\nexport const JSONRPC_VERSION = "2.0";\n');
+    expect(constantText(version)).toBe(
+      '/**\n * @internal\n */\nexport const JSONRPC_VERSION = "2.0";\n',
+    );
     expect(await emitted(model([union], [version]))).toBe(
       [
         "/**",
@@ -166,7 +191,12 @@ describe("type aliases", () => {
         t.ref("Error"),
         t.literalObject([
           prop("code", t.literal(-32042, "CODE")),
-          prop("data", t.literalObject([prop("supported", t.array(t.string()), { doc: doc("Supported ones.") })])),
+          prop(
+            "data",
+            t.literalObject([
+              prop("supported", t.array(t.string()), { doc: doc("Supported ones.") }),
+            ]),
+          ),
         ]),
       ),
       { line: 3 },
@@ -227,7 +257,10 @@ describe("names and text are data, never code", () => {
 
   it("escapes */ in doc text and tags so a comment cannot end early", async () => {
     const tricky = alias("Tricky", t.string(), {
-      doc: doc("Ends here */ export const injected = 1; /* no.\n\n  Indented line kept.", ["example", "a */ b\nsecond line"]),
+      doc: doc("Ends here */ export const injected = 1; /* no.\n\n  Indented line kept.", [
+        "example",
+        "a */ b\nsecond line",
+      ]),
       line: 1,
     });
     expect(docComment(tricky.doc)).toBe(
@@ -250,8 +283,12 @@ describe("names and text are data, never code", () => {
   });
 
   it("rejects a definition or constant name that is not an identifier instead of writing it quoted", () => {
-    expect(() => definitionText(alias("Not-A-Name", t.string()))).toThrow(/not a valid TypeScript identifier/);
-    expect(() => constantText(constant("X; export const Y", 1))).toThrow(/not a valid TypeScript identifier/);
+    expect(() => definitionText(alias("Not-A-Name", t.string()))).toThrow(
+      /not a valid TypeScript identifier/,
+    );
+    expect(() => constantText(constant("X; export const Y", 1))).toThrow(
+      /not a valid TypeScript identifier/,
+    );
     expect(() => typeText(t.ref("A | B"))).toThrow(/not a valid TypeScript identifier/);
   });
 });
@@ -260,23 +297,30 @@ describe("file layout", () => {
   it("interleaves constants and definitions by source line", async () => {
     const m = model(
       [alias("A", t.string(), { line: 10 }), alias("B", t.literal(1, "ONE"), { line: 30 })],
-      [constant("ONE", 1, { line: 20 }), constant("TWO", 2, { line: 40 }), constant("ZERO", 0, { line: 5 })],
+      [
+        constant("ONE", 1, { line: 20 }),
+        constant("TWO", 2, { line: 40 }),
+        constant("ZERO", 0, { line: 5 }),
+      ],
     );
     const text = await emitted(m);
-    expect([...text.matchAll(/^export (?:const|type|interface) (\w+)/gm)].map((match) => match[1])).toEqual([
-      "ZERO",
-      "A",
-      "ONE",
-      "B",
-      "TWO",
-    ]);
+    expect(
+      [...text.matchAll(/^export (?:const|type|interface) (\w+)/gm)].map((match) => match[1]),
+    ).toEqual(["ZERO", "A", "ONE", "B", "TWO"]);
   });
 
   it("is byte-identical run to run and leaves the model untouched", async () => {
     const m = model(
       [
-        iface("P", [prop("params", t.literalObject([], t.unknown()), { declaredIn: "P", optional: true })], { line: 1 }),
-        iface("Q", [prop("params", t.ref("QParams"), { declaredIn: "Q" })], { heritage: [{ name: "P", omit: [] }], line: 2 }),
+        iface(
+          "P",
+          [prop("params", t.literalObject([], t.unknown()), { declaredIn: "P", optional: true })],
+          { line: 1 },
+        ),
+        iface("Q", [prop("params", t.ref("QParams"), { declaredIn: "Q" })], {
+          heritage: [{ name: "P", omit: [] }],
+          line: 2,
+        }),
         iface("QParams", [prop("n", t.number(), { declaredIn: "QParams" })], { line: 3 }),
       ],
       [],
@@ -291,8 +335,12 @@ describe("file layout", () => {
 describe("any and unknown", () => {
   it("prints each as the schema wrote it, so a derived interface may narrow an `any` slot", async () => {
     const m = model([
-      iface("Message", [prop("params", t.literalObject([], t.any()), { declaredIn: "Message", optional: true })]),
-      iface("Meta", [prop("extra", t.literalObject([], t.unknown()), { declaredIn: "Meta", optional: true })]),
+      iface("Message", [
+        prop("params", t.literalObject([], t.any()), { declaredIn: "Message", optional: true }),
+      ]),
+      iface("Meta", [
+        prop("extra", t.literalObject([], t.unknown()), { declaredIn: "Meta", optional: true }),
+      ]),
     ]);
     const text = await emitted(m);
     expect(text).toContain("  params?: { [key: string]: any };\n");

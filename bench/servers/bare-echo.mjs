@@ -7,13 +7,22 @@
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 
-const DISCOVER = { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" };
+const DISCOVER = {
+  resultType: "complete",
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {} },
+  ttlMs: 0,
+  cacheScope: "public",
+};
 
 function answer(message) {
   const result =
     message.method === "server/discover"
       ? DISCOVER
-      : { resultType: "complete", content: [{ type: "text", text: message.params?.arguments?.text }] };
+      : {
+          resultType: "complete",
+          content: [{ type: "text", text: message.params?.arguments?.text }],
+        };
   return JSON.stringify({ jsonrpc: "2.0", id: message.id, result });
 }
 
@@ -36,7 +45,10 @@ if (args.includes("--stdio")) {
         return;
       }
       const body = answer(message);
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+      res.writeHead(200, {
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(body),
+      });
       res.end(body);
     });
   });

@@ -23,18 +23,22 @@ const server = createServer({
         {
           name: "echo",
           description: "Answers with its text argument.",
-          inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          inputSchema: {
+            type: "object",
+            properties: { text: { type: "string" } },
+            required: ["text"],
+          },
         },
       ],
     }),
     "tools/call": (params) => {
       const text = params.arguments?.text;
-      if (params.name !== "echo" || typeof text !== "string") return { isError: true, content: [{ type: "text", text: "echo takes a text" }] };
+      if (params.name !== "echo" || typeof text !== "string")
+        return { isError: true, content: [{ type: "text", text: "echo takes a text" }] };
       return { content: [{ type: "text", text }] };
     },
   },
 });
-
 
 const args = process.argv.slice(2);
 if (args.includes("--stdio")) {

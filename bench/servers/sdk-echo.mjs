@@ -8,11 +8,18 @@
 import { createServer } from "node:http";
 import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  toNodeHandler,
+} from "@modelcontextprotocol/node";
 import * as z from "zod";
 
 function factory() {
-  const server = new McpServer({ name: "echo-sdk", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new McpServer(
+    { name: "echo-sdk", version: "1.0.0" },
+    { capabilities: { tools: {} } },
+  );
   server.registerTool(
     "echo",
     { description: "Answers with its text argument.", inputSchema: z.object({ text: z.string() }) },

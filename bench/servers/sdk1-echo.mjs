@@ -14,13 +14,19 @@ import * as z from "zod";
 import "./heap-report.mjs";
 
 function echoServer() {
-  const server = new McpServer({ name: "echo-sdk-v1", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("echo", { description: "Answers with its text argument.", inputSchema: { text: z.string() } }, async ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  const server = new McpServer(
+    { name: "echo-sdk-v1", version: "1.0.0" },
+    { capabilities: { tools: {} } },
+  );
+  server.registerTool(
+    "echo",
+    { description: "Answers with its text argument.", inputSchema: { text: z.string() } },
+    async ({ text }) => ({
+      content: [{ type: "text", text }],
+    }),
+  );
   return server;
 }
-
 
 const args = process.argv.slice(2);
 if (args.includes("--stdio")) {
@@ -31,7 +37,8 @@ if (args.includes("--stdio")) {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", async () => {
-      const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+      const body =
+        chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
       const id = req.headers["mcp-session-id"];
       let transport = typeof id === "string" ? sessions.get(id) : undefined;
       if (!transport && body?.method === "initialize") {

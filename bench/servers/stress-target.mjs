@@ -17,7 +17,12 @@ const server = createServer({
   capabilities: { tools: {} },
   log: () => {},
   handlers: {
-    "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }, { name: "slow", inputSchema: { type: "object" } }] }),
+    "tools/list": () => ({
+      tools: [
+        { name: "echo", inputSchema: { type: "object" } },
+        { name: "slow", inputSchema: { type: "object" } },
+      ],
+    }),
     "tools/call": (params, ctx) => {
       if (params.name !== "slow") return text(String(params.arguments?.text ?? ""));
       const ms = Number(params.arguments?.ms ?? 2000);

@@ -1,4 +1,9 @@
-import { cacheEntries, clearCache, STALE_AFTER_DAYS, type CacheEntry } from "../spec/cache-entries.js";
+import {
+  cacheEntries,
+  clearCache,
+  STALE_AFTER_DAYS,
+  type CacheEntry,
+} from "../spec/cache-entries.js";
 import { cacheRootFor, type CliIO } from "./context.js";
 import { formatTable } from "./table.js";
 
@@ -8,7 +13,9 @@ export function cacheCommand(args: { clear: boolean }, io: CliIO): void {
   if (args.clear) {
     const entries = cacheEntries(root);
     clearCache(root);
-    io.stderr(`mcp-gen: cleared ${root} (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, ${size(total(entries))})\n`);
+    io.stderr(
+      `mcp-gen: cleared ${root} (${entries.length} entr${entries.length === 1 ? "y" : "ies"}, ${size(total(entries))})\n`,
+    );
     return;
   }
   const entries = cacheEntries(root);
@@ -17,12 +24,21 @@ export function cacheCommand(args: { clear: boolean }, io: CliIO): void {
     io.stdout("(empty)\n");
     return;
   }
-  const rows = entries.map((e) => [e.part === "spec" ? "download" : "compiled", e.name, e.commit ? e.commit.slice(0, 12) : "-", size(e.bytes), e.lastUsed.toISOString().slice(0, 10)]);
+  const rows = entries.map((e) => [
+    e.part === "spec" ? "download" : "compiled",
+    e.name,
+    e.commit ? e.commit.slice(0, 12) : "-",
+    size(e.bytes),
+    e.lastUsed.toISOString().slice(0, 10),
+  ]);
   io.stdout(formatTable([["KIND", "NAME", "COMMIT", "SIZE", "LAST USED"], ...rows]));
-  io.stdout(`total ${size(total(entries))}; entries unused for ${STALE_AFTER_DAYS} days are pruned after each generation\n`);
+  io.stdout(
+    `total ${size(total(entries))}; entries unused for ${STALE_AFTER_DAYS} days are pruned after each generation\n`,
+  );
 }
 
-const total = (entries: readonly CacheEntry[]): number => entries.reduce((sum, e) => sum + e.bytes, 0);
+const total = (entries: readonly CacheEntry[]): number =>
+  entries.reduce((sum, e) => sum + e.bytes, 0);
 
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

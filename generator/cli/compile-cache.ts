@@ -62,7 +62,12 @@ function generatorBundles(): string[] {
   const require = createRequire(import.meta.url);
   const tsMorph = require.resolve("ts-morph");
   const common = createRequire(tsMorph).resolve("@ts-morph/common");
-  return [join(dirname(common), "typescript.js"), common, tsMorph, ...PRETTIER_MODULES.map((name) => require.resolve(name))];
+  return [
+    join(dirname(common), "typescript.js"),
+    common,
+    tsMorph,
+    ...PRETTIER_MODULES.map((name) => require.resolve(name)),
+  ];
 }
 
 /** A cache file per bundle, Node version and installed copy of the bundle. */
@@ -76,7 +81,10 @@ function cacheName(file: string): string {
  * Runs one CommonJS file as `require` would, compiled from cached code where the cache has it, and
  * registers it in `require.cache`. Returns the script when its cached code should be (re)written.
  */
-function preload(file: string, cacheFile: string): { script: Script; cacheFile: string } | undefined {
+function preload(
+  file: string,
+  cacheFile: string,
+): { script: Script; cacheFile: string } | undefined {
   const loaded = Module as unknown as { _cache: Record<string, Module> };
   if (loaded._cache[file]) return undefined;
   let cachedData: Buffer | undefined;
@@ -85,7 +93,10 @@ function preload(file: string, cacheFile: string): { script: Script; cacheFile: 
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(Module.wrap(readSource(file)), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(Module.wrap(readSource(file)), {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const module = new Module(file);
   module.filename = file;
   loaded._cache[file] = module;

@@ -4,11 +4,21 @@ import { formatTable } from "./table.js";
 import { resolveForCli } from "./generate.js";
 
 /** `mcp-gen deprecations --revision R`: the revision's deprecation registry, as a table or JSON. */
-export async function deprecationsCommand(args: { revision: string; format: string; specDir?: string | undefined; offline: boolean }, io: CliIO): Promise<void> {
-  if (args.format !== "table" && args.format !== "json") throw new UsageError(`--format must be table or json, not "${args.format}"`);
+export async function deprecationsCommand(
+  args: { revision: string; format: string; specDir?: string | undefined; offline: boolean },
+  io: CliIO,
+): Promise<void> {
+  if (args.format !== "table" && args.format !== "json")
+    throw new UsageError(`--format must be table or json, not "${args.format}"`);
   const schema = await resolveForCli(args.revision, args, io);
-  const [{ loadModel }, { deprecationRegistry, releasesOf }] = await Promise.all([import("../load/index.js"), import("../registry/index.js")]);
-  const registry = deprecationRegistry(loadModel(schema.schemaFile, { revision: schema.revision }), releasesOf(readRevisions()));
+  const [{ loadModel }, { deprecationRegistry, releasesOf }] = await Promise.all([
+    import("../load/index.js"),
+    import("../registry/index.js"),
+  ]);
+  const registry = deprecationRegistry(
+    loadModel(schema.schemaFile, { revision: schema.revision }),
+    releasesOf(readRevisions()),
+  );
   if (args.format === "json") {
     io.stdout(`${JSON.stringify(registry, null, 2)}\n`);
     return;
@@ -20,8 +30,13 @@ export async function deprecationsCommand(args: { revision: string; format: stri
       e.kind,
       e.asOf ?? "-",
       e.sep ?? "-",
-      e.earliestRemoval ? `${e.earliestRemoval.date} (${e.earliestRemoval.revision ?? "no revision yet"}${e.earliestRemoval.follows ? `, with ${e.earliestRemoval.follows.feature}` : ""})` : "-",
-      [...e.capabilities.map((c) => `${c.party} capability ${c.name}`), ...(e.kind === "metaKey" ? ["every method"] : e.methods)].join(", ") || "-",
+      e.earliestRemoval
+        ? `${e.earliestRemoval.date} (${e.earliestRemoval.revision ?? "no revision yet"}${e.earliestRemoval.follows ? `, with ${e.earliestRemoval.follows.feature}` : ""})`
+        : "-",
+      [
+        ...e.capabilities.map((c) => `${c.party} capability ${c.name}`),
+        ...(e.kind === "metaKey" ? ["every method"] : e.methods),
+      ].join(", ") || "-",
     ]),
   ];
   io.stdout(formatTable(rows));

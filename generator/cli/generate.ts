@@ -10,7 +10,14 @@ import { GeneratorError, inSchemaFile } from "../errors.js";
 import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
-import { cacheDirFor, cacheRootFor, displayPath, logTo, UsageError, type CliIO } from "./context.js";
+import {
+  cacheDirFor,
+  cacheRootFor,
+  displayPath,
+  logTo,
+  UsageError,
+  type CliIO,
+} from "./context.js";
 import { generatorVersion } from "./version.js";
 
 /**
@@ -44,22 +51,32 @@ export interface GenerateArgs {
 }
 
 export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
-  if (args.check && (args.force || args.watch)) throw new UsageError("--check writes nothing: it goes with neither --force nor --watch");
+  if (args.check && (args.force || args.watch))
+    throw new UsageError("--check writes nothing: it goes with neither --force nor --watch");
   const revisions = selectRevisions(args, io);
   const legacyRevisions = [...new Set(args.legacy ?? [])];
-  if (legacyRevisions.length > 0 && revisions.length !== 1) throw new UsageError("--legacy serves older clients from one server: give exactly one --revision");
+  if (legacyRevisions.length > 0 && revisions.length !== 1)
+    throw new UsageError(
+      "--legacy serves older clients from one server: give exactly one --revision",
+    );
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
   const legacyLocated: ResolvedSchema[] = [];
-  for (const revision of legacyRevisions) legacyLocated.push(await resolveForCli(revision, args, io));
+  for (const revision of legacyRevisions)
+    legacyLocated.push(await resolveForCli(revision, args, io));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
   const run = await revisionRunner(args, io, revisions.length, legacyLocated);
 
   if (args.check) {
     const changes: string[] = [];
     for (const schema of located) changes.push(...(await run.check(schema)));
-    if (changes.length > 0) throw new GeneratorError(`--check: ${changes.length} file${changes.length === 1 ? "" : "s"} would change: ${changes.join(", ")}`);
-    io.stderr(`mcp-gen: --check: ${located.map((s) => displayPath(io, outDirFor(s.revision, args, revisions.length, io))).join(", ")} up to date\n`);
+    if (changes.length > 0)
+      throw new GeneratorError(
+        `--check: ${changes.length} file${changes.length === 1 ? "" : "s"} would change: ${changes.join(", ")}`,
+      );
+    io.stderr(
+      `mcp-gen: --check: ${located.map((s) => displayPath(io, outDirFor(s.revision, args, revisions.length, io))).join(", ")} up to date\n`,
+    );
     return;
   }
   for (const schema of located) {
@@ -75,7 +92,12 @@ export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
  * With `--legacy` revisions (loaded once, here), the server also serves them: each must be an
  * initialize-era revision the generated one can bridge to (generator/derive/eras.ts).
  */
-async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, legacyLocated: readonly ResolvedSchema[]) {
+async function revisionRunner(
+  args: GenerateArgs,
+  io: CliIO,
+  count: number,
+  legacyLocated: readonly ResolvedSchema[],
+) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
   const [{ loadModel }, { emitRevision, checkRevision }, { bridgeProblem }] = await Promise.all([
@@ -83,7 +105,9 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
     import("../emit/index.js"),
     import("../derive/eras.js"),
   ]);
-  const legacy = legacyLocated.map((schema) => loadModel(schema.schemaFile, { revision: schema.revision }));
+  const legacy = legacyLocated.map((schema) =>
+    loadModel(schema.schemaFile, { revision: schema.revision }),
+  );
   const load = (schema: ResolvedSchema): ProtocolModel => {
     const model = loadModel(schema.schemaFile, { revision: schema.revision });
     for (const old of legacy) {
@@ -111,7 +135,9 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
       const started = performance.now();
       const model = load(schema);
       const options = optionsFor(schema, model);
-      const written = await inSchemaFile(schema.schemaFile, model.source.file, () => emitRevision(model, options));
+      const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+        emitRevision(model, options),
+      );
       const ms = Math.round(performance.now() - started);
       io.stderr(
         `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, options.outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
@@ -120,8 +146,12 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
     async check(schema: ResolvedSchema): Promise<string[]> {
       const model = load(schema);
       const options = optionsFor(schema, model);
-      const plan = await inSchemaFile(schema.schemaFile, model.source.file, () => checkRevision(model, options));
-      return plan.changes.map((c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`);
+      const plan = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+        checkRevision(model, options),
+      );
+      return plan.changes.map(
+        (c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`,
+      );
     },
   };
 }
@@ -131,7 +161,12 @@ async function revisionRunner(args: GenerateArgs, io: CliIO, count: number, lega
  * revision, its `--legacy` revisions, and `--out` and `--spec-dir` when they were given (MCP_SPEC_DIR is the user's
  * environment, not part of the command).
  */
-function regenerateCommand(revision: string, outDir: string, args: GenerateArgs, io: CliIO): string {
+function regenerateCommand(
+  revision: string,
+  outDir: string,
+  args: GenerateArgs,
+  io: CliIO,
+): string {
   const words = ["mcp-gen", "--revision", revision];
   const legacy = [...new Set(args.legacy ?? [])];
   if (legacy.length > 0) words.push("--legacy", legacy.join(","));
@@ -142,12 +177,21 @@ function regenerateCommand(revision: string, outDir: string, args: GenerateArgs,
   return words.join(" ");
 }
 
-const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */
-export function selectRevisions(args: Pick<GenerateArgs, "revisions" | "all" | "specDir">, io: CliIO): string[] {
+export function selectRevisions(
+  args: Pick<GenerateArgs, "revisions" | "all" | "specDir">,
+  io: CliIO,
+): string[] {
   if (args.all) {
-    const all = catalog({ specDir: args.specDir, env: io.env, cwd: io.cwd, cacheDir: cacheDirFor(io) }).map((e) => e.revision);
+    const all = catalog({
+      specDir: args.specDir,
+      env: io.env,
+      cwd: io.cwd,
+      cacheDir: cacheDirFor(io),
+    }).map((e) => e.revision);
     if (all.length === 0) throw new UsageError("--all: no revisions are known");
     return all;
   }
@@ -167,7 +211,11 @@ function outDirFor(revision: string, args: GenerateArgs, count: number, io: CliI
 }
 
 /** resolveSchema wired to the CLI's environment, cache and stderr. */
-export function resolveForCli(revision: string, args: { specDir?: string | undefined; offline: boolean }, io: CliIO): Promise<ResolvedSchema> {
+export function resolveForCli(
+  revision: string,
+  args: { specDir?: string | undefined; offline: boolean },
+  io: CliIO,
+): Promise<ResolvedSchema> {
   return resolveSchema({
     revision,
     specDir: args.specDir,

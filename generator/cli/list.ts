@@ -13,15 +13,26 @@ import { formatTable } from "./table.js";
 export function listRevisions(args: { specDir?: string | undefined }, io: CliIO): void {
   // A mistyped spec dir would otherwise just show every revision as absent.
   const explicit = chooseSpecDir({ specDir: args.specDir, env: io.env, cwd: io.cwd });
-  if (explicit && !isDirectory(explicit.dir)) throw new GeneratorError(`${explicit.label}: no such directory`);
-  const entries = catalog({ specDir: args.specDir, env: io.env, cwd: io.cwd, cacheDir: cacheDirFor(io) });
+  if (explicit && !isDirectory(explicit.dir))
+    throw new GeneratorError(`${explicit.label}: no such directory`);
+  const entries = catalog({
+    specDir: args.specDir,
+    env: io.env,
+    cwd: io.cwd,
+    cacheDir: cacheDirFor(io),
+  });
   io.stdout(formatTable([["REVISION", "RELEASED", "PINNED", "PRESENT"], ...entries.map(row)]));
   io.stdout(`${LEGEND}\n`);
 }
 
 function row(e: CatalogEntry): string[] {
   const pinned = e.commit ? `${e.commit.slice(0, 12)}${e.verified ? "" : "?"}` : "-";
-  return [e.revision, e.releaseDate ?? "unreleased", pinned, e.present.length ? e.present.join(",") : "absent"];
+  return [
+    e.revision,
+    e.releaseDate ?? "unreleased",
+    pinned,
+    e.present.length ? e.present.join(",") : "absent",
+  ];
 }
 
 /** What the columns' values mean, under the table. */

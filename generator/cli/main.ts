@@ -32,7 +32,10 @@ export const EXIT_INTERNAL = 70; // EX_SOFTWARE
 type Job = (io: CliIO) => Promise<void> | void;
 
 /** Runs one mcp-gen invocation and returns its exit code; never throws, never exits the process. */
-export async function main(argv: readonly string[], ioOverrides: Partial<CliIO> = {}): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  ioOverrides: Partial<CliIO> = {},
+): Promise<number> {
   const io: CliIO = { ...processIO(), ...ioOverrides };
   try {
     const { job, output } = await parse(argv);
@@ -65,9 +68,22 @@ function oneLine(text: string): string {
 
 async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; output: string }> {
   let job: Job | undefined;
-  const specDir = { type: "string", requiresArg: true, describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)" } as const;
-  const offline = { type: "boolean", default: false, describe: "never download; fail if the schema is not local" } as const;
-  const revisions = { type: "string", array: true, requiresArg: true, describe: "protocol revision (repeatable)" } as const;
+  const specDir = {
+    type: "string",
+    requiresArg: true,
+    describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)",
+  } as const;
+  const offline = {
+    type: "boolean",
+    default: false,
+    describe: "never download; fail if the schema is not local",
+  } as const;
+  const revisions = {
+    type: "string",
+    array: true,
+    requiresArg: true,
+    describe: "protocol revision (repeatable)",
+  } as const;
 
   const parser: Argv = yargs()
     .scriptName("mcp-gen")
@@ -77,7 +93,9 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     .parserConfiguration({ "camel-case-expansion": true })
     // Handlers only record the job, so whatever yargs fails on is the command line itself.
     .fail((message: string | undefined, error: Error | undefined) => {
-      throw new UsageError(withSuggestion(message ?? error?.message ?? "invalid command line", argv));
+      throw new UsageError(
+        withSuggestion(message ?? error?.message ?? "invalid command line", argv),
+      );
     })
     .command(
       "$0",
@@ -86,31 +104,72 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
         y
           .option("revision", { ...revisions, alias: "r" })
           .option("all", { type: "boolean", describe: "every known revision (see mcp-gen list)" }) // no default: conflicts() would see one
-          .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/<revision>; with several revisions, <out>/<revision>)" })
+          .option("out", {
+            type: "string",
+            requiresArg: true,
+            describe:
+              "output folder (default generated/<revision>; with several revisions, <out>/<revision>)",
+          })
           .option("legacy", {
             type: "string",
             array: true,
             requiresArg: true,
-            describe: "initialize-era revisions the server also serves, comma-separated or repeated (e.g. 2025-11-25,2025-06-18; default: none, modern clients only)",
+            describe:
+              "initialize-era revisions the server also serves, comma-separated or repeated (e.g. 2025-11-25,2025-06-18; default: none, modern clients only)",
           })
           .option("spec-dir", specDir)
           .option("offline", offline)
-          .option("check", { type: "boolean", describe: "write nothing; exit 1 listing the files a run would change (for CI)" })
-          .option("force", { type: "boolean", describe: "overwrite generated files that were edited by hand" })
-          .option("watch", { type: "boolean", describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)" })
-          .option("auth", { type: "boolean", describe: "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)" })
-          .option("json-schema", { type: "string", choices: JSON_SCHEMA_ADAPTERS, requiresArg: true, describe: "also emit a JSON Schema engine adapter (its package becomes a dependency)" })
+          .option("check", {
+            type: "boolean",
+            describe: "write nothing; exit 1 listing the files a run would change (for CI)",
+          })
+          .option("force", {
+            type: "boolean",
+            describe: "overwrite generated files that were edited by hand",
+          })
+          .option("watch", {
+            type: "boolean",
+            describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)",
+          })
+          .option("auth", {
+            type: "boolean",
+            describe:
+              "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)",
+          })
+          .option("json-schema", {
+            type: "string",
+            choices: JSON_SCHEMA_ADAPTERS,
+            requiresArg: true,
+            describe: "also emit a JSON Schema engine adapter (its package becomes a dependency)",
+          })
           .conflicts("revision", "all")
-          .example("$0 --revision 2026-07-28", "generate into generated/2026-07-28 (downloads the pinned spec if needed)")
-          .example("$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema", "from a local spec checkout, into src/mcp")
-          .example("$0 -r 2026-07-28 --out src/mcp --check", "in CI: fail if src/mcp is not what the schema generates")
-          .example("$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18", "one server for 2026-07-28 that also serves initialize-era clients"),
+          .example(
+            "$0 --revision 2026-07-28",
+            "generate into generated/2026-07-28 (downloads the pinned spec if needed)",
+          )
+          .example(
+            "$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema",
+            "from a local spec checkout, into src/mcp",
+          )
+          .example(
+            "$0 -r 2026-07-28 --out src/mcp --check",
+            "in CI: fail if src/mcp is not what the schema generates",
+          )
+          .example(
+            "$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18",
+            "one server for 2026-07-28 that also serves initialize-era clients",
+          ),
       (a) => {
         job = (io) =>
           generate(
             {
               revisions: list(a.revision, "--revision"),
-              legacy: list(a.legacy, "--legacy").flatMap((r) => r.split(",").map((x) => x.trim()).filter(Boolean)),
+              legacy: list(a.legacy, "--legacy").flatMap((r) =>
+                r
+                  .split(",")
+                  .map((x) => x.trim())
+                  .filter(Boolean),
+              ),
               all: a.all === true,
               out: single(a.out, "--out"),
               specDir: single(a.specDir, "--spec-dir"),
@@ -130,9 +189,20 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       "each tool's JSON Schemas, compiled validators and typed definition, from a file of tool argument and result types",
       (y) =>
         y
-          .positional("file", { type: "string", describe: "the tools file: an exported <Tool>Arguments type per tool, <Tool>Result beside it" })
-          .option("out", { type: "string", requiresArg: true, describe: "output folder (default generated/tools)" })
-          .example("$0 tools src/tools.ts --out src/mcp-tools", "defineTool, TOOLS and CHECKS for the tools of src/tools.ts"),
+          .positional("file", {
+            type: "string",
+            describe:
+              "the tools file: an exported <Tool>Arguments type per tool, <Tool>Result beside it",
+          })
+          .option("out", {
+            type: "string",
+            requiresArg: true,
+            describe: "output folder (default generated/tools)",
+          })
+          .example(
+            "$0 tools src/tools.ts --out src/mcp-tools",
+            "defineTool, TOOLS and CHECKS for the tools of src/tools.ts",
+          ),
       (a) => {
         job = (io) => toolsCommand({ file: String(a.file), out: single(a.out, "--out") }, io);
       },
@@ -142,18 +212,35 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       "print a revision's IR as JSON on stdout",
       (y) =>
         y
-          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r", describe: "protocol revision" })
+          .option("revision", {
+            type: "string",
+            requiresArg: true,
+            demandOption: true,
+            alias: "r",
+            describe: "protocol revision",
+          })
           .option("spec-dir", specDir)
           .option("offline", offline)
           .example("$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON"),
       (a) => {
-        job = (io) => printIR({ revision: single(a.revision, "--revision") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
+        job = (io) =>
+          printIR(
+            {
+              revision: single(a.revision, "--revision") as string,
+              specDir: single(a.specDir, "--spec-dir"),
+              offline: a.offline,
+            },
+            io,
+          );
       },
     )
     .command(
       "list",
       "list known revisions and where each is available",
-      (y) => y.option("spec-dir", specDir).example("$0 list", "every revision, its pin and where it is present"),
+      (y) =>
+        y
+          .option("spec-dir", specDir)
+          .example("$0 list", "every revision, its pin and where it is present"),
       (a) => {
         job = (io) => listRevisions({ specDir: single(a.specDir, "--spec-dir") }, io);
       },
@@ -165,8 +252,18 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
         y
           .option("revision", { ...revisions, alias: "r" })
           .option("all", { type: "boolean", describe: "every pinned revision" })
-          .option("commit", { type: "string", requiresArg: true, describe: "pin --revision at this upstream commit (40 hex digits): download, hash, write revisions.json" })
-          .option("manifest", { type: "string", requiresArg: true, describe: "the revisions.json to read and, with --commit, write (default: mcp-gen's own)" })
+          .option("commit", {
+            type: "string",
+            requiresArg: true,
+            describe:
+              "pin --revision at this upstream commit (40 hex digits): download, hash, write revisions.json",
+          })
+          .option("manifest", {
+            type: "string",
+            requiresArg: true,
+            describe:
+              "the revisions.json to read and, with --commit, write (default: mcp-gen's own)",
+          })
           .conflicts("revision", "all")
           .conflicts("commit", "all")
           .example("$0 fetch --all", "fill the cache for offline use")
@@ -174,7 +271,12 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       (a) => {
         job = (io) =>
           fetchCommand(
-            { revisions: list(a.revision, "--revision"), all: a.all === true, commit: single(a.commit, "--commit"), manifest: single(a.manifest, "--manifest") },
+            {
+              revisions: list(a.revision, "--revision"),
+              all: a.all === true,
+              commit: single(a.commit, "--commit"),
+              manifest: single(a.manifest, "--manifest"),
+            },
             io,
           );
       },
@@ -196,14 +298,36 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       "print a revision's deprecation registry",
       (y) =>
         y
-          .option("revision", { type: "string", requiresArg: true, demandOption: true, alias: "r", describe: "protocol revision" })
-          .option("format", { type: "string", choices: ["table", "json"], default: "table", describe: "output format" })
+          .option("revision", {
+            type: "string",
+            requiresArg: true,
+            demandOption: true,
+            alias: "r",
+            describe: "protocol revision",
+          })
+          .option("format", {
+            type: "string",
+            choices: ["table", "json"],
+            default: "table",
+            describe: "output format",
+          })
           .option("spec-dir", specDir)
           .option("offline", offline)
-          .example("$0 deprecations -r 2026-07-28", "what is deprecated, since when, and its earliest removal"),
+          .example(
+            "$0 deprecations -r 2026-07-28",
+            "what is deprecated, since when, and its earliest removal",
+          ),
       (a) => {
         job = (io) =>
-          deprecationsCommand({ revision: single(a.revision, "--revision") as string, format: single(a.format, "--format") as string, specDir: single(a.specDir, "--spec-dir"), offline: a.offline }, io);
+          deprecationsCommand(
+            {
+              revision: single(a.revision, "--revision") as string,
+              format: single(a.format, "--format") as string,
+              specDir: single(a.specDir, "--spec-dir"),
+              offline: a.offline,
+            },
+            io,
+          );
       },
     )
     .command(
@@ -213,12 +337,25 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
         y
           .positional("from", { type: "string", describe: "older revision, or a schema.ts path" })
           .positional("to", { type: "string", describe: "newer revision, or a schema.ts path" })
-          .option("format", { type: "string", choices: ["markdown", "json", "github"], default: "markdown", describe: "output format (github: workflow annotations)" })
-          .option("fail-on", { type: "string", choices: ["breaking"], requiresArg: true, describe: "exit 1 when any change is breaking" })
+          .option("format", {
+            type: "string",
+            choices: ["markdown", "json", "github"],
+            default: "markdown",
+            describe: "output format (github: workflow annotations)",
+          })
+          .option("fail-on", {
+            type: "string",
+            choices: ["breaking"],
+            requiresArg: true,
+            describe: "exit 1 when any change is breaking",
+          })
           .option("spec-dir", specDir)
           .option("offline", offline)
           .example("$0 diff 2025-11-25 2026-07-28", "the changes as Markdown, grouped by severity")
-          .example("$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking", "in a GitHub workflow: annotations, fail on breaking"),
+          .example(
+            "$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking",
+            "in a GitHub workflow: annotations, fail on breaking",
+          ),
       (a) => {
         job = (io) =>
           diffCommand(
@@ -242,9 +379,13 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
     .alias("h", "help");
 
   let output = "";
-  await parser.parseAsync([...argv], {}, (_err: Error | undefined, _argv: unknown, text: string) => {
-    output = text;
-  });
+  await parser.parseAsync(
+    [...argv],
+    {},
+    (_err: Error | undefined, _argv: unknown, text: string) => {
+      output = text;
+    },
+  );
   return { job, output };
 }
 

@@ -11,7 +11,10 @@ import { generatorVersion } from "./version.js";
  * JSON Schemas, compiled validators and `defineTool` (see `generator/emit/tools/`). Bad input ends
  * as for generation: one line naming file and line, the output folder untouched.
  */
-export async function toolsCommand(args: { file: string; out?: string | undefined }, io: CliIO): Promise<void> {
+export async function toolsCommand(
+  args: { file: string; out?: string | undefined },
+  io: CliIO,
+): Promise<void> {
   if (!args.file) throw new UsageError("missing the tools file (mcp-gen tools FILE)");
   const file = resolve(io.cwd, args.file);
   if (!existsSync(file)) throw new GeneratorError("no such file", displayPath(io, file));
@@ -26,8 +29,20 @@ export async function toolsCommand(args: { file: string; out?: string | undefine
   const source = displayPath(io, file);
   const outDir = resolve(io.cwd, args.out ?? "generated/tools");
   const regenerate = `mcp-gen tools ${source}${args.out === undefined ? "" : ` --out ${displayPath(io, outDir)}`}`;
-  const files = await renderTools(model, { file: source, source, generatorVersion: generatorVersion(), regenerate });
-  writeOutput(outDir, files, { generator: `mcp-gen ${generatorVersion()}`, revision: model.revision, schemaSha256: model.source.sha256, regenerate });
+  const files = await renderTools(model, {
+    file: source,
+    source,
+    generatorVersion: generatorVersion(),
+    regenerate,
+  });
+  writeOutput(outDir, files, {
+    generator: `mcp-gen ${generatorVersion()}`,
+    revision: model.revision,
+    schemaSha256: model.source.sha256,
+    regenerate,
+  });
   compileCache.save();
-  io.stderr(`mcp-gen: tools from ${source}: wrote ${files.length} files to ${displayPath(io, outDir)}\n`);
+  io.stderr(
+    `mcp-gen: tools from ${source}: wrote ${files.length} files to ${displayPath(io, outDir)}\n`,
+  );
 }

@@ -4,7 +4,9 @@ import { projectRoot } from "../package-root.js";
 
 /** The generator version stamped into output; package.json is the one place it is set. */
 export function generatorVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as { version?: unknown };
+  const pkg = JSON.parse(readFileSync(join(projectRoot(), "package.json"), "utf8")) as {
+    version?: unknown;
+  };
   if (typeof pkg.version !== "string") throw new Error("package.json has no version");
   return pkg.version;
 }

@@ -13,7 +13,11 @@ const SETTLE_MS = 150;
  * that fails (a syntax error mid-edit) prints its one line and waits for the next change; the
  * output stays as it was.
  */
-export async function watchSchemas(schemas: readonly ResolvedSchema[], regenerate: (schema: ResolvedSchema) => Promise<void>, io: CliIO): Promise<void> {
+export async function watchSchemas(
+  schemas: readonly ResolvedSchema[],
+  regenerate: (schema: ResolvedSchema) => Promise<void>,
+  io: CliIO,
+): Promise<void> {
   const watchers: FSWatcher[] = [];
   let queue = Promise.resolve();
   for (const schema of schemas) {

@@ -35,7 +35,12 @@ export interface EraBridge {
    * Per-resource subscriptions of the legacy revision: the requests opening and closing one (found by
    * the capability flag the modern listen filter names), and the notification they opt into.
    */
-  subscribe: { method: string; unsubscribe: string; notification: string; capability: [string, string] } | null;
+  subscribe: {
+    method: string;
+    unsubscribe: string;
+    notification: string;
+    capability: [string, string];
+  } | null;
   /**
    * What a modern `input_required` answer becomes on a legacy session: each modern input request that
    * the legacy revision sends as a request of its own (the diff's `method-kind-changed`), the client
@@ -56,43 +61,67 @@ export interface EraBridge {
 export function eraBridges(modern: ProtocolModel, legacies: readonly ProtocolModel[]): EraBridge[] {
   return legacies
     .map((legacy) => eraBridge(modern, legacy))
-    .sort((a, b) => (a.protocolVersion < b.protocolVersion ? 1 : a.protocolVersion > b.protocolVersion ? -1 : 0));
+    .sort((a, b) =>
+      a.protocolVersion < b.protocolVersion ? 1 : a.protocolVersion > b.protocolVersion ? -1 : 0,
+    );
 }
 
 /** Why a pair of revisions cannot be bridged, or `null` when it can. */
 export function bridgeProblem(modern: ProtocolModel, legacy: ProtocolModel): string | null {
-  if (modern.lifecycle.kind !== "stateless") return `revision ${modern.revision} has no per-request _meta lifecycle to serve initialize-era clients from`;
-  if (legacy.lifecycle.kind !== "stateful") return `--legacy ${legacy.revision}: not an initialize-era revision (its lifecycle is ${legacy.lifecycle.kind})`;
-  if (legacy.protocolVersion === null) return `--legacy ${legacy.revision}: the schema names no protocol version`;
+  if (modern.lifecycle.kind !== "stateless")
+    return `revision ${modern.revision} has no per-request _meta lifecycle to serve initialize-era clients from`;
+  if (legacy.lifecycle.kind !== "stateful")
+    return `--legacy ${legacy.revision}: not an initialize-era revision (its lifecycle is ${legacy.lifecycle.kind})`;
+  if (legacy.protocolVersion === null)
+    return `--legacy ${legacy.revision}: the schema names no protocol version`;
   return null;
 }
 
 export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBridge {
   const problem = bridgeProblem(modern, legacy);
   const lifecycle = legacy.lifecycle;
-  if (problem || lifecycle.kind !== "stateful") throw new Error(problem ?? "not an initialize-era revision");
+  if (problem || lifecycle.kind !== "stateful")
+    throw new Error(problem ?? "not an initialize-era revision");
   const wire = { modern: wireFacts(modern), legacy: wireFacts(legacy) };
   const index = { modern: new ModelIndex(modern), legacy: new ModelIndex(legacy) };
   const changes = diffModels(legacy, modern);
   // Requests the legacy revision sends from the server that the modern one carries inside results.
-  const becameInput = new Set(changes.filter((c) => c.ruleId === "method-kind-changed").map((c) => c.location));
+  const becameInput = new Set(
+    changes.filter((c) => c.ruleId === "method-kind-changed").map((c) => c.location),
+  );
   const modernRequests = new Map(wire.modern.requests.map((r) => [r.method.method, r]));
   const topLevel = (index: ModelIndex, results: string[]): Set<string> =>
-    new Set(results.flatMap((name) => index.objectOf({ kind: "ref", name })?.properties.map((p) => p.name) ?? []));
+    new Set(
+      results.flatMap(
+        (name) => index.objectOf({ kind: "ref", name })?.properties.map((p) => p.name) ?? [],
+      ),
+    );
 
   const setLevelRequest = wire.legacy.requests.find((r) =>
-    (index.legacy.objectOf(r.method.params)?.properties ?? []).some((p) => refersTo(p.type, WIRE_CONVENTIONS.logLevelType)),
+    (index.legacy.objectOf(r.method.params)?.properties ?? []).some((p) =>
+      refersTo(p.type, WIRE_CONVENTIONS.logLevelType),
+    ),
   );
   const setLevel = setLevelRequest
     ? {
         method: setLevelRequest.method.method,
         capability: setLevelRequest.capability ?? setLevelRequest.method.method,
-        param: index.legacy.objectOf(setLevelRequest.method.params)!.properties.find((p) => refersTo(p.type, WIRE_CONVENTIONS.logLevelType))!.name,
+        param: index.legacy
+          .objectOf(setLevelRequest.method.params)!
+          .properties.find((p) => refersTo(p.type, WIRE_CONVENTIONS.logLevelType))!.name,
       }
     : null;
   const subscribe = subscriptionRequests(wire, legacy);
 
-  const roles = new Set<string>([lifecycle.initialize, wire.legacy.ping, setLevel?.method, subscribe?.method, subscribe?.unsubscribe].filter((m): m is string => !!m));
+  const roles = new Set<string>(
+    [
+      lifecycle.initialize,
+      wire.legacy.ping,
+      setLevel?.method,
+      subscribe?.method,
+      subscribe?.unsubscribe,
+    ].filter((m): m is string => !!m),
+  );
   const shared: EraBridge["shared"] = [];
   const unserved: string[] = [];
   for (const request of wire.legacy.requests) {
@@ -104,15 +133,26 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
       continue;
     }
     const legacyFields = topLevel(index.legacy, request.method.results);
-    const modernFields = topLevel(index.modern, counterpart.method.results.filter((r) => r !== wire.modern.inputRequiredResult));
-    shared.push({ method, results: request.method.results, drop: [...modernFields].filter((f) => !legacyFields.has(f)) });
+    const modernFields = topLevel(
+      index.modern,
+      counterpart.method.results.filter((r) => r !== wire.modern.inputRequiredResult),
+    );
+    shared.push({
+      method,
+      results: request.method.results,
+      drop: [...modernFields].filter((f) => !legacyFields.has(f)),
+    });
   }
 
-  const initializeRequest = wire.legacy.requests.find((r) => r.method.method === lifecycle.initialize);
-  const metaKeys = (Object.keys(wire.modern.meta) as Array<keyof WireFacts["meta"]>).flatMap((role) => {
-    const modernKey = wire.modern.meta[role];
-    return modernKey ? [{ role, modern: modernKey, legacy: wire.legacy.meta[role] }] : [];
-  });
+  const initializeRequest = wire.legacy.requests.find(
+    (r) => r.method.method === lifecycle.initialize,
+  );
+  const metaKeys = (Object.keys(wire.modern.meta) as Array<keyof WireFacts["meta"]>).flatMap(
+    (role) => {
+      const modernKey = wire.modern.meta[role];
+      return modernKey ? [{ role, modern: modernKey, legacy: wire.legacy.meta[role] }] : [];
+    },
+  );
   const modernInputs = new Set(wire.modern.inputRequests.map((i) => i.method));
   return {
     revision: legacy.revision,
@@ -143,15 +183,25 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
  * per target (a capability flag such as `resources.subscribe`), the legacy requests named
  * `<capability>/<flag>` and `<capability>/un<flag>` with a target param.
  */
-function subscriptionRequests(wire: { modern: WireFacts; legacy: WireFacts }, legacy: ProtocolModel): EraBridge["subscribe"] {
+function subscriptionRequests(
+  wire: { modern: WireFacts; legacy: WireFacts },
+  legacy: ProtocolModel,
+): EraBridge["subscribe"] {
   const legacyRequests = new Map(wire.legacy.requests.map((r) => [r.method.method, r]));
   for (const entry of wire.modern.listen?.filter ?? []) {
     const [capability, flag] = entry.capability;
     const open = legacyRequests.get(`${capability}/${flag}`);
     const close = legacyRequests.get(`${capability}/un${flag}`);
-    const notified = methodRoles(legacy.methods).some((m) => m.kind === "notification" && m.method === entry.notification);
+    const notified = methodRoles(legacy.methods).some(
+      (m) => m.kind === "notification" && m.method === entry.notification,
+    );
     if (open?.target && close?.target && notified)
-      return { method: open.method.method, unsubscribe: close.method.method, notification: entry.notification, capability: [capability, flag] };
+      return {
+        method: open.method.method,
+        unsubscribe: close.method.method,
+        notification: entry.notification,
+        capability: [capability, flag],
+      };
   }
   return null;
 }

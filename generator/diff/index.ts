@@ -1,4 +1,13 @@
-import type { Definition, Deprecation, Method, MethodRole, ObjectType, Property, ProtocolModel, TypeNode } from "../ir/model.js";
+import type {
+  Definition,
+  Deprecation,
+  Method,
+  MethodRole,
+  ObjectType,
+  Property,
+  ProtocolModel,
+  TypeNode,
+} from "../ir/model.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
 import { locationText } from "../registry/index.js";
 import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
@@ -6,7 +15,14 @@ import { severityFor, type Change, type RuleId, type Severity } from "./rules.js
 import { literalParts, shapeText, typeText, unionChange, type RefText } from "./types.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
 
-export { RULE_IDS, SEVERITIES, isBreaking, type Change, type RuleId, type Severity } from "./rules.js";
+export {
+  RULE_IDS,
+  SEVERITIES,
+  isBreaking,
+  type Change,
+  type RuleId,
+  type Severity,
+} from "./rules.js";
 
 /**
  * Every change between two revisions' models, by the rules of `rules.ts`, in a stable order:
@@ -18,14 +34,22 @@ export function diffModels(from: ProtocolModel, to: ProtocolModel): Change[] {
 
 /** Changes counted by severity. */
 export function summarize(changes: Change[]): Record<Severity, number> & { total: number } {
-  const summary = { "breaking-both": 0, "breaking-client": 0, "breaking-server": 0, "non-breaking": 0, total: changes.length };
+  const summary = {
+    "breaking-both": 0,
+    "breaking-client": 0,
+    "breaking-server": 0,
+    "non-breaking": 0,
+    total: changes.length,
+  };
   for (const change of changes) summary[change.severity] += 1;
   return summary;
 }
 
 const MEMBERSHIP_TYPES = new Set<string>([
   ...Object.keys(MEMBERSHIP_UNIONS),
-  ...Object.values(MEMBERSHIP_UNIONS).flatMap((role) => (role.resultUnion ? [role.resultUnion] : [])),
+  ...Object.values(MEMBERSHIP_UNIONS).flatMap((role) =>
+    role.resultUnion ? [role.resultUnion] : [],
+  ),
 ]);
 const CAPABILITY_PARTY = new Map<string, Party>([
   [CAPABILITY_TYPES.client, "client"],
@@ -54,7 +78,10 @@ class Differ {
     this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
     this.responses = new Set([from, to].flatMap(responseWrappers));
     this.index = { from: new ModelIndex(from), to: new ModelIndex(to) };
-    this.defs = { from: new Map(from.definitions.map((d) => [d.name, d])), to: new Map(to.definitions.map((d) => [d.name, d])) };
+    this.defs = {
+      from: new Map(from.definitions.map((d) => [d.name, d])),
+      to: new Map(to.definitions.map((d) => [d.name, d])),
+    };
     this.renames = this.findRenames();
   }
 
@@ -68,7 +95,13 @@ class Differ {
     return this.changes;
   }
 
-  private add(ruleId: RuleId, severity: Severity, location: string, message: string, values: { from?: string; to?: string } = {}): void {
+  private add(
+    ruleId: RuleId,
+    severity: Severity,
+    location: string,
+    message: string,
+    values: { from?: string; to?: string } = {},
+  ): void {
     const change: Change = { ruleId, severity, location, message };
     if (values.from !== undefined) change.from = values.from;
     if (values.to !== undefined) change.to = values.to;
@@ -86,9 +119,14 @@ class Differ {
           ? `stateless (${l.discover}, _meta ${l.requestMeta} requiring ${l.requiredMetaKeys.join(", ")})`
           : "unknown";
     // Before and after always differ in what they show: the whole lifecycle when the summaries agree.
-    const [from, to] = describe(this.from.lifecycle) === describe(this.to.lifecycle) ? [a, b] : [describe(this.from.lifecycle), describe(this.to.lifecycle)];
+    const [from, to] =
+      describe(this.from.lifecycle) === describe(this.to.lifecycle)
+        ? [a, b]
+        : [describe(this.from.lifecycle), describe(this.to.lifecycle)];
     const message =
-      this.from.lifecycle.kind === this.to.lifecycle.kind ? `Lifecycle (${this.to.lifecycle.kind}) changed` : `Lifecycle changed from ${this.from.lifecycle.kind} to ${this.to.lifecycle.kind}`;
+      this.from.lifecycle.kind === this.to.lifecycle.kind
+        ? `Lifecycle (${this.to.lifecycle.kind}) changed`
+        : `Lifecycle changed from ${this.from.lifecycle.kind} to ${this.to.lifecycle.kind}`;
     this.add("lifecycle-changed", "breaking-both", "lifecycle", message, { from, to });
   }
 
@@ -100,16 +138,28 @@ class Differ {
     for (const old of this.from.methods) {
       const now = after.get(old.method);
       if (!now) {
-        const rule = old.roles.every((r) => r.kind === "notification") ? "notification-removed" : "method-removed";
-        this.add(rule, severityFor(old.roles.flatMap((r) => sendersOf(r.sender))), old.method, `${describeMethod(old)} removed`, { from: messagesOf(old) });
+        const rule = old.roles.every((r) => r.kind === "notification")
+          ? "notification-removed"
+          : "method-removed";
+        this.add(
+          rule,
+          severityFor(old.roles.flatMap((r) => sendersOf(r.sender))),
+          old.method,
+          `${describeMethod(old)} removed`,
+          { from: messagesOf(old) },
+        );
         continue;
       }
       this.roleChanges(old, now);
     }
     for (const now of this.to.methods) {
       if (before.has(now.method)) continue;
-      const rule = now.roles.every((r) => r.kind === "notification") ? "notification-added" : "method-added";
-      this.add(rule, "non-breaking", now.method, `${describeMethod(now)} added`, { to: messagesOf(now) });
+      const rule = now.roles.every((r) => r.kind === "notification")
+        ? "notification-added"
+        : "method-added";
+      this.add(rule, "non-breaking", now.method, `${describeMethod(now)} added`, {
+        to: messagesOf(now),
+      });
     }
   }
 
@@ -124,10 +174,25 @@ class Differ {
     const lost = old.roles.filter((r) => !now.roles.some((n) => n.kind === r.kind));
     const gained = now.roles.filter((r) => !old.roles.some((o) => o.kind === r.kind));
     if (lost.length > 0 && lost.length === old.roles.length && gained.length === now.roles.length) {
-      this.add("method-kind-changed", "breaking-both", at, `${at} changed from ${kinds(old)} to ${kinds(now)}`, { from: kinds(old), to: kinds(now) });
+      this.add(
+        "method-kind-changed",
+        "breaking-both",
+        at,
+        `${at} changed from ${kinds(old)} to ${kinds(now)}`,
+        { from: kinds(old), to: kinds(now) },
+      );
     } else if (lost.length > 0 || gained.length > 0) {
-      const broken = [...lost.flatMap((r) => sendersOf(r.sender)), ...gained.flatMap((r) => counterparts(sendersOf(r.sender)))];
-      this.add("method-kind-changed", severityFor(broken), at, `${at} is now ${kinds(now)} (was ${kinds(old)})`, { from: kinds(old), to: kinds(now) });
+      const broken = [
+        ...lost.flatMap((r) => sendersOf(r.sender)),
+        ...gained.flatMap((r) => counterparts(sendersOf(r.sender))),
+      ];
+      this.add(
+        "method-kind-changed",
+        severityFor(broken),
+        at,
+        `${at} is now ${kinds(now)} (was ${kinds(old)})`,
+        { from: kinds(old), to: kinds(now) },
+      );
     }
     for (const before of old.roles) {
       const after = now.roles.find((r) => r.kind === before.kind);
@@ -139,20 +204,28 @@ class Differ {
     const senders = sendersOf(now.sender);
     const oldParams = old.params ? typeText(old.params) : "none";
     const newParams = now.params ? typeText(now.params) : "none";
-    const same = old.params && now.params ? this.equivalent(old.params, now.params) : oldParams === newParams;
-    const inner = old.params && now.params && !same ? this.lookThrough(old.params, now.params) : null;
+    const same =
+      old.params && now.params ? this.equivalent(old.params, now.params) : oldParams === newParams;
+    const inner =
+      old.params && now.params && !same ? this.lookThrough(old.params, now.params) : null;
     if (inner && old.message !== now.message) {
       // Another message: its definition's diff cannot show what changed in the params.
       this.changes.push(...this.objectChanges(now.message, ["params"], inner.before, inner.after));
     } else if (!same && !inner) {
-      this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, { from: oldParams, to: newParams });
+      this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, {
+        from: oldParams,
+        to: newParams,
+      });
     } else if (old.params && old.paramsOptional !== now.paramsOptional) {
       this.add(
         "method-params-changed",
         severityFor(now.paramsOptional ? counterparts(senders) : senders),
         at,
         `${at} params became ${now.paramsOptional ? "optional" : "required"}`,
-        { from: old.paramsOptional ? "optional" : "required", to: now.paramsOptional ? "optional" : "required" },
+        {
+          from: old.paramsOptional ? "optional" : "required",
+          to: now.paramsOptional ? "optional" : "required",
+        },
       );
     }
     if (old.sender !== now.sender) {
@@ -160,21 +233,39 @@ class Differ {
       const after = sendersOf(now.sender);
       const lost = before.filter((p) => !after.includes(p));
       const gained = after.filter((p) => !before.includes(p));
-      this.add("method-sender-changed", severityFor([...lost, ...counterparts(gained)]), at, `${at} is now sent by ${now.sender} (was ${old.sender})`, {
-        from: old.sender,
-        to: now.sender,
-      });
+      this.add(
+        "method-sender-changed",
+        severityFor([...lost, ...counterparts(gained)]),
+        at,
+        `${at} is now sent by ${now.sender} (was ${old.sender})`,
+        {
+          from: old.sender,
+          to: now.sender,
+        },
+      );
     }
     const oldResults = old.results.map(this.renamed);
     const added = now.results.filter((r) => !oldResults.includes(r));
     const removed = old.results.filter((r) => !now.results.includes(this.renamed(r)));
     if (added.length || removed.length) {
-      const broken = [...(added.length ? senders : []), ...(removed.length ? counterparts(senders) : [])];
-      const parts = [added.length ? `added ${added.join(", ")}` : "", removed.length ? `removed ${removed.join(", ")}` : ""].filter(Boolean);
-      this.add("method-results-changed", severityFor(broken), at, `${at} result types changed: ${parts.join("; ")}`, {
-        from: old.results.join(" | ") || "none",
-        to: now.results.join(" | ") || "none",
-      });
+      const broken = [
+        ...(added.length ? senders : []),
+        ...(removed.length ? counterparts(senders) : []),
+      ];
+      const parts = [
+        added.length ? `added ${added.join(", ")}` : "",
+        removed.length ? `removed ${removed.join(", ")}` : "",
+      ].filter(Boolean);
+      this.add(
+        "method-results-changed",
+        severityFor(broken),
+        at,
+        `${at} result types changed: ${parts.join("; ")}`,
+        {
+          from: old.results.join(" | ") || "none",
+          to: now.results.join(" | ") || "none",
+        },
+      );
     }
   }
 
@@ -182,11 +273,18 @@ class Differ {
 
   /** Who writes and reads a definition in either revision; unknown use counts as both parties. */
   private parties(name: string): { producers: Party[]; consumers: Party[]; all: Party[] } {
-    const flows = [this.reach.from.flowOf(name), this.reach.to.flowOf(name)].filter((f) => f !== null);
-    if (flows.length === 0) return { producers: [...PARTIES], consumers: [...PARTIES], all: [...PARTIES] };
+    const flows = [this.reach.from.flowOf(name), this.reach.to.flowOf(name)].filter(
+      (f) => f !== null,
+    );
+    if (flows.length === 0)
+      return { producers: [...PARTIES], consumers: [...PARTIES], all: [...PARTIES] };
     const producers = PARTIES.filter((p) => flows.some((f) => f.producers.includes(p)));
     const consumers = PARTIES.filter((p) => flows.some((f) => f.consumers.includes(p)));
-    return { producers, consumers, all: PARTIES.filter((p) => producers.includes(p) || consumers.includes(p)) };
+    return {
+      producers,
+      consumers,
+      all: PARTIES.filter((p) => producers.includes(p) || consumers.includes(p)),
+    };
   }
 
   /** A definition gone and one new of exactly the same shape (refs resolved): a rename, or a move. */
@@ -197,7 +295,8 @@ class Differ {
       if (this.defs.to.has(old.name)) continue;
       const shape = shapeText(old.type, this.lookup.from);
       const same = added.filter((d) => shapeText(d.type, this.lookup.to) === shape);
-      if (same.length === 1 && ![...renames.values()].includes(same[0]!.name)) renames.set(old.name, same[0]!.name);
+      if (same.length === 1 && ![...renames.values()].includes(same[0]!.name))
+        renames.set(old.name, same[0]!.name);
     }
     return renames;
   }
@@ -209,13 +308,24 @@ class Differ {
 
   /** Whether two types are the same: by name (renames followed), or else by the shapes their refs name. */
   private equivalent(before: TypeNode, after: TypeNode): boolean {
-    return typeText(before, this.renamed) === typeText(after) || shapeText(before, this.lookup.from) === shapeText(after, this.lookup.to);
+    return (
+      typeText(before, this.renamed) === typeText(after) ||
+      shapeText(before, this.lookup.from) === shapeText(after, this.lookup.to)
+    );
   }
 
   /** Who breaks when a type changes: readers when a union only grew, writers when it only shrank, else both. */
-  private typeChangeParties(before: TypeNode, after: TypeNode, parties: { producers: Party[]; consumers: Party[]; all: Party[] }): Party[] {
+  private typeChangeParties(
+    before: TypeNode,
+    after: TypeNode,
+    parties: { producers: Party[]; consumers: Party[]; all: Party[] },
+  ): Party[] {
     const change = unionChange(before, after, this.lookup, this.renamed);
-    return change === "wider" ? parties.consumers : change === "narrower" ? parties.producers : parties.all;
+    return change === "wider"
+      ? parties.consumers
+      : change === "narrower"
+        ? parties.producers
+        : parties.all;
   }
 
   private definitions(): void {
@@ -223,11 +333,22 @@ class Differ {
       const now = this.defs.to.get(old.name);
       const renamedTo = this.renames.get(old.name);
       if (renamedTo) {
-        this.add("definition-renamed", "non-breaking", old.name, `Definition ${old.name} renamed to ${renamedTo} (same shape)`, { from: old.name, to: renamedTo });
+        this.add(
+          "definition-renamed",
+          "non-breaking",
+          old.name,
+          `Definition ${old.name} renamed to ${renamedTo} (same shape)`,
+          { from: old.name, to: renamedTo },
+        );
         continue;
       }
       if (!now) {
-        this.add("definition-removed", severityFor(this.parties(old.name).all), old.name, `Definition ${old.name} removed`);
+        this.add(
+          "definition-removed",
+          severityFor(this.parties(old.name).all),
+          old.name,
+          `Definition ${old.name} removed`,
+        );
         continue;
       }
       if (MEMBERSHIP_TYPES.has(old.name)) continue; // reported by the method rules
@@ -235,7 +356,8 @@ class Differ {
     }
     const renameTargets = new Set(this.renames.values());
     for (const now of this.to.definitions) {
-      if (!this.defs.from.has(now.name) && !renameTargets.has(now.name)) this.add("definition-added", "non-breaking", now.name, `Definition ${now.name} added`);
+      if (!this.defs.from.has(now.name) && !renameTargets.has(now.name))
+        this.add("definition-added", "non-breaking", now.name, `Definition ${now.name} added`);
     }
   }
 
@@ -259,9 +381,19 @@ class Differ {
     ];
   }
 
-  private objectChanges(definition: string, path: string[], before: ObjectType, after: ObjectType): Change[] {
+  private objectChanges(
+    definition: string,
+    path: string[],
+    before: ObjectType,
+    after: ObjectType,
+  ): Change[] {
     const out: Change[] = [];
-    const names = [...after.properties.map((p) => p.name), ...before.properties.map((p) => p.name).filter((n) => !after.properties.some((p) => p.name === n))];
+    const names = [
+      ...after.properties.map((p) => p.name),
+      ...before.properties
+        .map((p) => p.name)
+        .filter((n) => !after.properties.some((p) => p.name === n)),
+    ];
     for (const name of names) {
       const a = before.properties.find((p) => p.name === name) ?? null;
       const b = after.properties.find((p) => p.name === name) ?? null;
@@ -284,14 +416,21 @@ class Differ {
     const ta = ia ? typeText(ia.type) : "none";
     const tb = ib ? typeText(ib.type) : "none";
     // Objects are open: no index signature and one of `unknown` values accept the same.
-    const open = (text: string) => (text === "none" || text === "unknown" || text === "any" ? "open" : text);
+    const open = (text: string) =>
+      text === "none" || text === "unknown" || text === "any" ? "open" : text;
     const sameIndex = ia && ib ? this.equivalent(ia.type, ib.type) : open(ta) === open(tb);
-    const inheritedIndex = path.length === 0 && (ib ?? ia)?.declaredIn && (ib ?? ia)!.declaredIn !== definition && this.defs.from.has((ib ?? ia)!.declaredIn!);
+    const inheritedIndex =
+      path.length === 0 &&
+      (ib ?? ia)?.declaredIn &&
+      (ib ?? ia)!.declaredIn !== definition &&
+      this.defs.from.has((ib ?? ia)!.declaredIn!);
     if (!sameIndex && !inheritedIndex) {
       const parties = this.parties(definition);
       out.push({
         ruleId: "property-type-changed",
-        severity: severityFor(ia && ib ? this.typeChangeParties(ia.type, ib.type, parties) : parties.all),
+        severity: severityFor(
+          ia && ib ? this.typeChangeParties(ia.type, ib.type, parties) : parties.all,
+        ),
         location: `${[definition, ...path].join(".")}[string]`,
         message: `Index signature of ${[definition, ...path].join(".")} changed`,
         from: ta,
@@ -305,7 +444,13 @@ class Differ {
    * True when an inherited property's change is the change reported at the definition declaring it
    * (that definition exists in both revisions and changed the same way).
    */
-  private reportedByDeclarer(definition: string, name: string, a: Property | null, b: Property | null, changes: Change[]): boolean {
+  private reportedByDeclarer(
+    definition: string,
+    name: string,
+    a: Property | null,
+    b: Property | null,
+    changes: Change[],
+  ): boolean {
     const declarer = (b ?? a)!.declaredIn;
     if (!declarer || declarer === definition) return false;
     const before = this.defs.from.get(declarer)?.type;
@@ -317,11 +462,17 @@ class Differ {
       before.properties.find((p) => p.name === name) ?? null,
       after.properties.find((p) => p.name === name) ?? null,
     );
-    const shape = (list: Change[], owner: string) => JSON.stringify(list.map((c) => [c.ruleId, c.location.slice(owner.length), c.from, c.to]));
+    const shape = (list: Change[], owner: string) =>
+      JSON.stringify(list.map((c) => [c.ruleId, c.location.slice(owner.length), c.from, c.to]));
     return shape(there, declarer) === shape(changes, definition);
   }
 
-  private propertyChanges(definition: string, path: string[], a: Property | null, b: Property | null): Change[] {
+  private propertyChanges(
+    definition: string,
+    path: string[],
+    a: Property | null,
+    b: Property | null,
+  ): Change[] {
     const location = [definition, ...path].join(".");
     const parties = this.parties(definition);
     const capabilityParty = CAPABILITY_PARTY.get(definition);
@@ -339,8 +490,20 @@ class Differ {
       }
       return [
         b.optional
-          ? { ruleId: "property-added-optional", severity: "non-breaking", location, message: `Optional property ${location} added`, to: typeText(b.type) }
-          : { ruleId: "property-added-required", severity: severityFor(parties.producers), location, message: `Required property ${location} added`, to: typeText(b.type) },
+          ? {
+              ruleId: "property-added-optional",
+              severity: "non-breaking",
+              location,
+              message: `Optional property ${location} added`,
+              to: typeText(b.type),
+            }
+          : {
+              ruleId: "property-added-required",
+              severity: severityFor(parties.producers),
+              location,
+              message: `Required property ${location} added`,
+              to: typeText(b.type),
+            },
       ];
     }
     if (a && !b) {
@@ -355,14 +518,36 @@ class Differ {
           },
         ];
       }
-      return [{ ruleId: "property-removed", severity: severityFor(parties.consumers), location, message: `Property ${location} removed`, from: typeText(a.type) }];
+      return [
+        {
+          ruleId: "property-removed",
+          severity: severityFor(parties.consumers),
+          location,
+          message: `Property ${location} removed`,
+          from: typeText(a.type),
+        },
+      ];
     }
     if (!a || !b) return [];
     const out: Change[] = [];
     if (a.optional && !b.optional) {
-      out.push({ ruleId: "property-became-required", severity: severityFor(parties.producers), location, message: `Property ${location} became required`, from: "optional", to: "required" });
+      out.push({
+        ruleId: "property-became-required",
+        severity: severityFor(parties.producers),
+        location,
+        message: `Property ${location} became required`,
+        from: "optional",
+        to: "required",
+      });
     } else if (!a.optional && b.optional) {
-      out.push({ ruleId: "property-became-optional", severity: severityFor(parties.consumers), location, message: `Property ${location} became optional`, from: "required", to: "optional" });
+      out.push({
+        ruleId: "property-became-optional",
+        severity: severityFor(parties.consumers),
+        location,
+        message: `Property ${location} became optional`,
+        from: "required",
+        to: "optional",
+      });
     }
     const inner = this.lookThrough(a.type, b.type);
     if (inner) {
@@ -373,7 +558,14 @@ class Differ {
     if (literal) return [...out, ...literal];
     if (!this.equivalent(a.type, b.type)) {
       const severity = severityFor(this.typeChangeParties(a.type, b.type, parties));
-      out.push({ ruleId: "property-type-changed", severity, location, message: `Type of ${location} changed`, from: typeText(a.type), to: typeText(b.type) });
+      out.push({
+        ruleId: "property-type-changed",
+        severity,
+        location,
+        message: `Type of ${location} changed`,
+        from: typeText(a.type),
+        to: typeText(b.type),
+      });
     }
     return out;
   }
@@ -383,18 +575,32 @@ class Differ {
    * between inline and a named type (or from one name to another) — looked through, so that what
    * changed inside shows. Two refs to one name are compared where that definition is.
    */
-  private lookThrough(before: TypeNode, after: TypeNode): { before: ObjectType; after: ObjectType } | null {
-    if (before.kind === "ref" && after.kind === "ref" && this.renamed(before.name) === after.name) return null;
+  private lookThrough(
+    before: TypeNode,
+    after: TypeNode,
+  ): { before: ObjectType; after: ObjectType } | null {
+    if (before.kind === "ref" && after.kind === "ref" && this.renamed(before.name) === after.name)
+      return null;
     const a = this.index.from.objectOf(before);
     const b = this.index.to.objectOf(after);
     return a && b ? { before: a, after: b } : null;
   }
 
   /** Literal values added or removed when that is all that changed (other members equal); `null` when it does not apply. */
-  private literalChanges(definition: string, path: string[], before: TypeNode, after: TypeNode): Change[] | null {
+  private literalChanges(
+    definition: string,
+    path: string[],
+    before: TypeNode,
+    after: TypeNode,
+  ): Change[] | null {
     const a = literalParts(before);
     const b = literalParts(after);
-    if (a.values.length === 0 || b.values.length === 0 || JSON.stringify(a.others) !== JSON.stringify(b.others)) return null;
+    if (
+      a.values.length === 0 ||
+      b.values.length === 0 ||
+      JSON.stringify(a.others) !== JSON.stringify(b.others)
+    )
+      return null;
     const location = [definition, ...path].join(".");
     const parties = this.parties(definition);
     const added = b.values.filter((v) => !a.values.includes(v));
@@ -402,10 +608,22 @@ class Differ {
     const show = (values: string[]) => values.join(" | ");
     const out: Change[] = [];
     if (added.length) {
-      out.push({ ruleId: "literal-value-added", severity: severityFor(parties.consumers), location, message: `${location} accepts new value${added.length > 1 ? "s" : ""} ${show(added)}`, to: show(added) });
+      out.push({
+        ruleId: "literal-value-added",
+        severity: severityFor(parties.consumers),
+        location,
+        message: `${location} accepts new value${added.length > 1 ? "s" : ""} ${show(added)}`,
+        to: show(added),
+      });
     }
     if (removed.length) {
-      out.push({ ruleId: "literal-value-removed", severity: severityFor(parties.producers), location, message: `${location} no longer accepts ${show(removed)}`, from: show(removed) });
+      out.push({
+        ruleId: "literal-value-removed",
+        severity: severityFor(parties.producers),
+        location,
+        message: `${location} no longer accepts ${show(removed)}`,
+        from: show(removed),
+      });
     }
     return out;
   }
@@ -413,20 +631,41 @@ class Differ {
   // --- constants, error codes, deprecations ----------------------------------------------------
 
   private constants(): void {
-    const errorConstants = new Set([...this.from.errorCodes, ...this.to.errorCodes].map((e) => e.constant));
+    const errorConstants = new Set(
+      [...this.from.errorCodes, ...this.to.errorCodes].map((e) => e.constant),
+    );
     const after = new Map(this.to.constants.map((c) => [c.name, c]));
     const before = new Map(this.from.constants.map((c) => [c.name, c]));
     for (const old of this.from.constants) {
       if (errorConstants.has(old.name)) continue;
       const now = after.get(old.name);
-      if (!now) this.add("constant-removed", "breaking-both", `constant ${old.name}`, `Constant ${old.name} removed`, { from: JSON.stringify(old.value) });
+      if (!now)
+        this.add(
+          "constant-removed",
+          "breaking-both",
+          `constant ${old.name}`,
+          `Constant ${old.name} removed`,
+          { from: JSON.stringify(old.value) },
+        );
       else if (now.value !== old.value) {
-        this.add("constant-changed", "breaking-both", `constant ${old.name}`, `Constant ${old.name} changed value`, { from: JSON.stringify(old.value), to: JSON.stringify(now.value) });
+        this.add(
+          "constant-changed",
+          "breaking-both",
+          `constant ${old.name}`,
+          `Constant ${old.name} changed value`,
+          { from: JSON.stringify(old.value), to: JSON.stringify(now.value) },
+        );
       }
     }
     for (const now of this.to.constants) {
       if (errorConstants.has(now.name) || before.has(now.name)) continue;
-      this.add("constant-added", "non-breaking", `constant ${now.name}`, `Constant ${now.name} added`, { to: JSON.stringify(now.value) });
+      this.add(
+        "constant-added",
+        "non-breaking",
+        `constant ${now.name}`,
+        `Constant ${now.name} added`,
+        { to: JSON.stringify(now.value) },
+      );
     }
   }
 
@@ -435,16 +674,36 @@ class Differ {
     const before = new Map(this.from.errorCodes.map((e) => [e.constant, e]));
     for (const old of this.from.errorCodes) {
       const now = after.get(old.constant);
-      if (!now) this.add("error-code-removed", "breaking-both", `error ${old.constant}`, `Error code ${old.code} (${old.constant}) removed`, { from: String(old.code) });
+      if (!now)
+        this.add(
+          "error-code-removed",
+          "breaking-both",
+          `error ${old.constant}`,
+          `Error code ${old.code} (${old.constant}) removed`,
+          { from: String(old.code) },
+        );
       else if (now.code !== old.code) {
-        this.add("error-code-renumbered", "breaking-both", `error ${old.constant}`, `Error code ${old.constant} renumbered from ${old.code} to ${now.code}`, {
-          from: String(old.code),
-          to: String(now.code),
-        });
+        this.add(
+          "error-code-renumbered",
+          "breaking-both",
+          `error ${old.constant}`,
+          `Error code ${old.constant} renumbered from ${old.code} to ${now.code}`,
+          {
+            from: String(old.code),
+            to: String(now.code),
+          },
+        );
       }
     }
     for (const now of this.to.errorCodes) {
-      if (!before.has(now.constant)) this.add("error-code-added", "non-breaking", `error ${now.constant}`, `Error code ${now.code} (${now.constant}) added`, { to: String(now.code) });
+      if (!before.has(now.constant))
+        this.add(
+          "error-code-added",
+          "non-breaking",
+          `error ${now.constant}`,
+          `Error code ${now.code} (${now.constant}) added`,
+          { to: String(now.code) },
+        );
     }
   }
 
@@ -453,17 +712,33 @@ class Differ {
     const before = new Set(this.from.deprecations.map(key));
     for (const d of this.to.deprecations) {
       if (before.has(key(d))) continue;
-      const when = [d.asOf ? `as of ${d.asOf}` : "", d.sep ? `(${d.sep})` : ""].filter(Boolean).join(" ");
-      this.add("deprecation-added", "non-breaking", locationText(d), `${locationText(d)} deprecated${when ? ` ${when}` : ""}`, { to: d.text.replace(/\s+/g, " ").trim() });
+      const when = [d.asOf ? `as of ${d.asOf}` : "", d.sep ? `(${d.sep})` : ""]
+        .filter(Boolean)
+        .join(" ");
+      this.add(
+        "deprecation-added",
+        "non-breaking",
+        locationText(d),
+        `${locationText(d)} deprecated${when ? ` ${when}` : ""}`,
+        { to: d.text.replace(/\s+/g, " ").trim() },
+      );
     }
   }
 }
 
 /** Definitions with `jsonrpc` and `result` sharing the `@category` of a method whose results were paired by response. */
 function responseWrappers(model: ProtocolModel): string[] {
-  const categories = new Set(methodRoles(model.methods).filter((r) => r.pairing === "response").map((r) => r.category));
-  const wraps = (type: TypeNode) => type.kind === "object" && ["jsonrpc", "result"].every((name) => type.properties.some((p) => p.name === name));
-  return model.definitions.filter((d) => d.category !== null && categories.has(d.category) && wraps(d.type)).map((d) => d.name);
+  const categories = new Set(
+    methodRoles(model.methods)
+      .filter((r) => r.pairing === "response")
+      .map((r) => r.category),
+  );
+  const wraps = (type: TypeNode) =>
+    type.kind === "object" &&
+    ["jsonrpc", "result"].every((name) => type.properties.some((p) => p.name === name));
+  return model.definitions
+    .filter((d) => d.category !== null && categories.has(d.category) && wraps(d.type))
+    .map((d) => d.name);
 }
 
 function messagesOf(method: Method): string {
@@ -472,7 +747,12 @@ function messagesOf(method: Method): string {
 
 function describeMethod(method: Method): string {
   const roles = method.roles.map((role) => {
-    const kind = role.kind === "notification" ? "Notification" : role.kind === "inputRequest" ? "Input request" : "Request";
+    const kind =
+      role.kind === "notification"
+        ? "Notification"
+        : role.kind === "inputRequest"
+          ? "Input request"
+          : "Request";
     return `${kind} ${method.method} (sent by ${role.sender === "both" ? "either party" : role.sender})`;
   });
   return roles.join(" and ");

@@ -17,14 +17,28 @@ export function diffJson(from: string, to: string, changes: Change[]): string {
 /** The diff as Markdown for a pull request: summary counts, then one table per severity. */
 export function diffMarkdown(from: string, to: string, changes: Change[]): string {
   const summary = summarize(changes);
-  const lines = [`# MCP schema diff: ${code(from)} → ${code(to)}`, "", "| Severity | Changes |", "| --- | ---: |"];
+  const lines = [
+    `# MCP schema diff: ${code(from)} → ${code(to)}`,
+    "",
+    "| Severity | Changes |",
+    "| --- | ---: |",
+  ];
   for (const severity of SEVERITIES) lines.push(`| ${TITLES[severity]} | ${summary[severity]} |`);
   lines.push(`| **Total** | **${summary.total}** |`);
   for (const severity of SEVERITIES) {
     const group = changes.filter((c) => c.severity === severity);
     if (group.length === 0) continue;
-    lines.push("", `## ${TITLES[severity]} (${group.length})`, "", "| Rule | Location | Change | From | To |", "| --- | --- | --- | --- | --- |");
-    for (const c of group) lines.push(`| ${c.ruleId} | ${code(c.location)} | ${cell(c.message)} | ${c.from === undefined ? "" : code(c.from)} | ${c.to === undefined ? "" : code(c.to)} |`);
+    lines.push(
+      "",
+      `## ${TITLES[severity]} (${group.length})`,
+      "",
+      "| Rule | Location | Change | From | To |",
+      "| --- | --- | --- | --- | --- |",
+    );
+    for (const c of group)
+      lines.push(
+        `| ${c.ruleId} | ${code(c.location)} | ${cell(c.message)} | ${c.from === undefined ? "" : code(c.from)} | ${c.to === undefined ? "" : code(c.to)} |`,
+      );
   }
   if (changes.length === 0) lines.push("", "No changes.");
   return `${lines.join("\n")}\n`;
@@ -53,16 +67,28 @@ export type Locate = (change: Change) => { file: string; line: number | null } |
 export function diffGithub(from: string, to: string, changes: Change[], locate: Locate): string {
   const lines = changes.map((c) => {
     const at = locate(c);
-    const props = [at ? `file=${property(at.file)}` : null, at?.line ? `line=${at.line}` : null, `title=${property(`${c.ruleId} (${TITLES[c.severity].toLowerCase()})`)}`];
-    const detail = [c.from === undefined ? null : `from ${c.from}`, c.to === undefined ? null : `to ${c.to}`].filter((x) => x !== null).join(" ");
+    const props = [
+      at ? `file=${property(at.file)}` : null,
+      at?.line ? `line=${at.line}` : null,
+      `title=${property(`${c.ruleId} (${TITLES[c.severity].toLowerCase()})`)}`,
+    ];
+    const detail = [
+      c.from === undefined ? null : `from ${c.from}`,
+      c.to === undefined ? null : `to ${c.to}`,
+    ]
+      .filter((x) => x !== null)
+      .join(" ");
     return `::${isBreaking(c.severity) ? "error" : "notice"} ${props.filter((p) => p !== null).join(",")}::${data(`${c.location}: ${c.message}${detail ? ` (${detail})` : ""}`)}`;
   });
   const summary = summarize(changes);
   const counts = SEVERITIES.map((s) => `${summary[s]} ${TITLES[s].toLowerCase()}`).join(", ");
-  lines.push(`MCP schema diff ${from} → ${to}: ${summary.total} change${summary.total === 1 ? "" : "s"} (${counts})`);
+  lines.push(
+    `MCP schema diff ${from} → ${to}: ${summary.total} change${summary.total === 1 ? "" : "s"} (${counts})`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
 /** Workflow-command escaping: a message's data, and (stricter) a property's value. */
-const data = (text: string): string => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const data = (text: string): string =>
+  text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 const property = (text: string): string => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");

@@ -51,7 +51,12 @@
 
 export type Severity = "breaking-client" | "breaking-server" | "breaking-both" | "non-breaking";
 
-export const SEVERITIES: readonly Severity[] = ["breaking-both", "breaking-client", "breaking-server", "non-breaking"];
+export const SEVERITIES: readonly Severity[] = [
+  "breaking-both",
+  "breaking-client",
+  "breaking-server",
+  "non-breaking",
+];
 
 export const RULE_IDS = [
   "method-added",

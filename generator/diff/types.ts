@@ -12,7 +12,10 @@ export function typeText(type: TypeNode, resolve?: RefText, openObjects = false)
       return type.format ? `string<${type.format}>` : "string";
     case "number": {
       const base = type.integer ? "integer" : "number";
-      const bounds = [type.minimum !== null ? `>=${type.minimum}` : "", type.maximum !== null ? `<=${type.maximum}` : ""].filter(Boolean);
+      const bounds = [
+        type.minimum !== null ? `>=${type.minimum}` : "",
+        type.maximum !== null ? `<=${type.maximum}` : "",
+      ].filter(Boolean);
       return bounds.length ? `${base}(${bounds.join(",")})` : base;
     }
     case "boolean":
@@ -28,13 +31,17 @@ export function typeText(type: TypeNode, resolve?: RefText, openObjects = false)
     case "ref":
       return resolve ? resolve(type.name) : type.name;
     case "array": {
-      const bounds = [type.minItems !== null ? `>=${type.minItems}` : "", type.maxItems !== null ? `<=${type.maxItems}` : ""].filter(Boolean);
+      const bounds = [
+        type.minItems !== null ? `>=${type.minItems}` : "",
+        type.maxItems !== null ? `<=${type.maxItems}` : "",
+      ].filter(Boolean);
       return `Array<${text(type.items)}>${bounds.length ? `(${bounds.join(",")})` : ""}`;
     }
     case "object": {
       // For shapes: an object that only says "any keys, any values" is any JSON object, as `object` is.
       const index = type.indexSignature ? text(type.indexSignature.type) : "unknown";
-      if (openObjects && type.properties.length === 0 && (index === "unknown" || index === "any")) return "object";
+      if (openObjects && type.properties.length === 0 && (index === "unknown" || index === "any"))
+        return "object";
       const members = [...type.properties]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         .map((p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}: ${text(p.type)}`);
@@ -44,7 +51,9 @@ export function typeText(type: TypeNode, resolve?: RefText, openObjects = false)
     case "union":
     case "intersection":
       if (type.members.length === 0) return type.kind === "union" ? "never" : "unknown";
-      return [...new Set(type.members.map(text))].sort().join(type.kind === "union" ? " | " : " & ");
+      return [...new Set(type.members.map(text))]
+        .sort()
+        .join(type.kind === "union" ? " | " : " & ");
   }
 }
 
@@ -94,8 +103,14 @@ function isAnyJson(name: string, lookup: (name: string) => TypeNode | undefined)
   for (const member of type.members) {
     const resolved = member.kind === "ref" ? lookup(member.name) : member;
     if (resolved?.kind === "array" && self(resolved.items)) kinds.add("array");
-    else if (resolved?.kind === "object" && resolved.properties.length === 0 && self(resolved.indexSignature?.type)) kinds.add("object");
-    else if (resolved && ["string", "number", "boolean", "null"].includes(resolved.kind)) kinds.add(resolved.kind);
+    else if (
+      resolved?.kind === "object" &&
+      resolved.properties.length === 0 &&
+      self(resolved.indexSignature?.type)
+    )
+      kinds.add("object");
+    else if (resolved && ["string", "number", "boolean", "null"].includes(resolved.kind))
+      kinds.add(resolved.kind);
     else return false;
   }
   return kinds.size === 6;
@@ -109,14 +124,18 @@ function isAnyJson(name: string, lookup: (name: string) => TypeNode | undefined)
 export function unionChange(
   before: TypeNode,
   after: TypeNode,
-  lookup: { from: (name: string) => TypeNode | undefined; to: (name: string) => TypeNode | undefined },
+  lookup: {
+    from: (name: string) => TypeNode | undefined;
+    to: (name: string) => TypeNode | undefined;
+  },
   renamed?: RefText,
 ): "wider" | "narrower" | null {
   const accepts = (type: TypeNode) => type.kind === "unknown" || type.kind === "any";
   if (accepts(after) && !accepts(before)) return "wider";
   if (accepts(before) && !accepts(after)) return "narrower";
   // Any JSON object (`object`, `{ [key: string]: unknown }`) holds every value of an object shape.
-  const anyObject = (type: TypeNode, find: (name: string) => TypeNode | undefined) => isAnyObject(resolved(type, find));
+  const anyObject = (type: TypeNode, find: (name: string) => TypeNode | undefined) =>
+    isAnyObject(resolved(type, find));
   const shaped = (type: TypeNode, find: (name: string) => TypeNode | undefined) => {
     const object = resolved(type, find);
     return object.kind === "object" && !isAnyObject(object);
@@ -128,15 +147,21 @@ export function unionChange(
     if (items || typeText(before.items, renamed) !== typeText(after.items)) return items;
     // The same items: bounds tightened or loosened.
     const within = (outer: typeof before, inner: typeof before) =>
-      (outer.minItems ?? 0) <= (inner.minItems ?? 0) && (outer.maxItems ?? Infinity) >= (inner.maxItems ?? Infinity);
+      (outer.minItems ?? 0) <= (inner.minItems ?? 0) &&
+      (outer.maxItems ?? Infinity) >= (inner.maxItems ?? Infinity);
     return within(after, before) ? "wider" : within(before, after) ? "narrower" : null;
   }
-  const members = (type: TypeNode, find: (name: string) => TypeNode | undefined, names?: RefText): Set<string> => {
+  const members = (
+    type: TypeNode,
+    find: (name: string) => TypeNode | undefined,
+    names?: RefText,
+  ): Set<string> => {
     const out = new Set<string>();
     const add = (node: TypeNode, seen: Set<string>): void => {
       const target = node.kind === "ref" && !seen.has(node.name) ? find(node.name) : undefined;
       if (node.kind === "union") for (const member of node.members) add(member, seen);
-      else if (node.kind === "ref" && target?.kind === "union") add(target, new Set([...seen, node.name]));
+      else if (node.kind === "ref" && target?.kind === "union")
+        add(target, new Set([...seen, node.name]));
       else out.add(typeText(node, names));
     };
     add(type, new Set());

@@ -7,7 +7,9 @@
 /** A JavaScript string literal for any string. */
 export function str(value: string): string {
   // JSON string syntax is valid JS; U+2028/2029 are escaped for older parsers and readability.
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** A literal for a JSON scalar. */
@@ -35,7 +37,9 @@ export function commentText(text: string): string {
 /** A JSDoc block for the given lines, or `""` when there are none. */
 export function jsdoc(lines: string[]): string {
   if (lines.length === 0) return "";
-  const body = lines.flatMap((line) => commentText(line).split("\n")).map((line) => (line ? ` * ${line}` : " *"));
+  const body = lines
+    .flatMap((line) => commentText(line).split("\n"))
+    .map((line) => (line ? ` * ${line}` : " *"));
   return `/**\n${body.join("\n")}\n */\n`;
 }
 

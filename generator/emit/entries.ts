@@ -8,7 +8,11 @@ import { render, type GeneratedFile } from "./file.js";
  * that a bundler targeting browsers or edge runtimes takes it as it is.
  */
 export const ENTRY_POINTS = [
-  { path: "index.ts", platforms: ["portable", "node"], doc: "Everything this folder offers (Node: the server and the stdio client transport included)." },
+  {
+    path: "index.ts",
+    platforms: ["portable", "node"],
+    doc: "Everything this folder offers (Node: the server and the stdio client transport included).",
+  },
   {
     path: "browser.ts",
     platforms: ["portable"],
@@ -28,7 +32,9 @@ export function entryFiles(model: ProtocolModel, files: readonly GeneratedFile[]
         .filter((f) => (entry.platforms as readonly string[]).includes(f.entry!.platform))
         .map((f) => ({
           path: f.path.replace(/\.ts$/, ".js"),
-          namespace: f.entry!.namespace ? { name: f.entry!.namespace.name, names: f.entry!.namespace.names.join(", ") } : null,
+          namespace: f.entry!.namespace
+            ? { name: f.entry!.namespace.name, names: f.entry!.namespace.names.join(", ") }
+            : null,
         })),
     }),
   }));
@@ -36,11 +42,18 @@ export function entryFiles(model: ProtocolModel, files: readonly GeneratedFile[]
 
 /** A namespace or a name lifted out of it must not take a name the schema's types already export. */
 function checkTopLevelNames(model: ProtocolModel, exported: readonly GeneratedFile[]): void {
-  const schemaNames = new Set([...model.definitions.map((d) => d.name), ...model.constants.map((c) => c.name)]);
+  const schemaNames = new Set([
+    ...model.definitions.map((d) => d.name),
+    ...model.constants.map((c) => c.name),
+  ]);
   for (const file of exported) {
     const ns = file.entry!.namespace;
     if (!ns) continue;
     const clash = [ns.name, ...ns.names].find((name) => schemaNames.has(name));
-    if (clash) throw new GeneratorError(`the schema defines ${clash}, a name the generated ${file.path} needs at the top level of index.ts`, model.source.file);
+    if (clash)
+      throw new GeneratorError(
+        `the schema defines ${clash}, a name the generated ${file.path} needs at the top level of index.ts`,
+        model.source.file,
+      );
   }
 }

@@ -48,7 +48,9 @@ export interface Provenance {
 }
 
 /** The regenerate command of a context. */
-export const regenerateCommand = (ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth">): string =>
+export const regenerateCommand = (
+  ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth">,
+): string =>
   ctx.provenance?.regenerate ??
   `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}${ctx.auth ? " --auth" : ""}`;
 
@@ -74,7 +76,10 @@ export function header(ctx: EmitContext): string {
   return [
     `${GENERATED_MARK}${ctx.generatorVersion} from the MCP schema, revision ${model.revision}.`,
     `// schema.ts sha256: ${model.source.sha256}`,
-    ...(ctx.legacy ?? []).map((legacy) => `// Also serves initialize-era revision ${legacy.revision}; its schema.ts sha256: ${legacy.source.sha256}`),
+    ...(ctx.legacy ?? []).map(
+      (legacy) =>
+        `// Also serves initialize-era revision ${legacy.revision}; its schema.ts sha256: ${legacy.source.sha256}`,
+    ),
     `// Do not edit: regenerate with \`${regenerateCommand(ctx)}\`.`,
   ].join("\n");
 }

@@ -18,7 +18,11 @@ export const PRETTIER_OPTIONS: Options = {
  * `prettier` entry point prints for the same options, without its configuration and CLI machinery,
  * and being CommonJS they can come from the compile cache (generator/cli/compile-cache.ts).
  */
-export const PRETTIER_MODULES = ["prettier/standalone", "prettier/plugins/babel", "prettier/plugins/estree"] as const;
+export const PRETTIER_MODULES = [
+  "prettier/standalone",
+  "prettier/plugins/babel",
+  "prettier/plugins/estree",
+] as const;
 
 const require = createRequire(import.meta.url);
 let prettier: { format(source: string, options: Options): Promise<string> } | undefined;

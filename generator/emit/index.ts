@@ -1,7 +1,14 @@
 import type { ProtocolModel } from "../ir/model.js";
 import type { Releases } from "../registry/index.js";
 import { entryFiles } from "./entries.js";
-import { header, regenerateCommand, RUNTIME_DIR, type EmitContext, type GeneratedFile, type Provenance } from "./file.js";
+import {
+  header,
+  regenerateCommand,
+  RUNTIME_DIR,
+  type EmitContext,
+  type GeneratedFile,
+  type Provenance,
+} from "./file.js";
 import { readmeFile } from "./readme.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
@@ -21,7 +28,15 @@ export interface Target {
   emit(ctx: EmitContext): GeneratedFile[];
 }
 
-export const TARGETS: readonly Target[] = [typesTarget, validatorsTarget, serverTarget, clientTarget, deprecationsTarget, jsonSchemaTarget, authTarget];
+export const TARGETS: readonly Target[] = [
+  typesTarget,
+  validatorsTarget,
+  serverTarget,
+  clientTarget,
+  deprecationsTarget,
+  jsonSchemaTarget,
+  authTarget,
+];
 
 /** What the emitters are told beside the model: where it came from, and the project's release dates. */
 export interface EmitFacts extends Provenance {
@@ -51,14 +66,22 @@ export async function emitRevision(model: ProtocolModel, options: EmitOptions): 
 }
 
 /** emitRevision, also telling what the write changed. */
-export async function writeRevision(model: ProtocolModel, options: EmitOptions): Promise<{ files: string[]; plan: OutputPlan }> {
+export async function writeRevision(
+  model: ProtocolModel,
+  options: EmitOptions,
+): Promise<{ files: string[]; plan: OutputPlan }> {
   const files = await renderRevision(model, options.generatorVersion, options);
-  const plan = writeOutput(options.outDir, files, manifestFacts(model, options), { force: options.force === true });
+  const plan = writeOutput(options.outDir, files, manifestFacts(model, options), {
+    force: options.force === true,
+  });
   return { files: files.map((f) => f.path), plan };
 }
 
 /** What emitRevision would change in outDir, writing nothing (`--check`). */
-export async function checkRevision(model: ProtocolModel, options: EmitOptions): Promise<OutputPlan> {
+export async function checkRevision(
+  model: ProtocolModel,
+  options: EmitOptions,
+): Promise<OutputPlan> {
   return planOutput(options.outDir, await renderRevision(model, options.generatorVersion, options));
 }
 
@@ -67,20 +90,37 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
     generator: `mcp-gen ${options.generatorVersion}`,
     revision: model.revision,
     schemaSha256: model.source.sha256,
-    regenerate: regenerateCommand({ model, provenance: options, ...(options.legacy ? { legacy: options.legacy } : {}), auth: options.auth === true }),
+    regenerate: regenerateCommand({
+      model,
+      provenance: options,
+      ...(options.legacy ? { legacy: options.legacy } : {}),
+      auth: options.auth === true,
+    }),
   };
 }
 
 /** The files of one revision, formatted, without writing them. */
-export async function renderRevision(model: ProtocolModel, generatorVersion: string, facts: EmitFacts): Promise<GeneratedFile[]> {
+export async function renderRevision(
+  model: ProtocolModel,
+  generatorVersion: string,
+  facts: EmitFacts,
+): Promise<GeneratedFile[]> {
   const provenance = { regenerate: facts.regenerate, sourceCommit: facts.sourceCommit };
-  const ctx: EmitContext = { model, generatorVersion, provenance, releases: facts.releases, jsonSchema: facts.jsonSchema, auth: facts.auth === true };
+  const ctx: EmitContext = {
+    model,
+    generatorVersion,
+    provenance,
+    releases: facts.releases,
+    jsonSchema: facts.jsonSchema,
+    auth: facts.auth === true,
+  };
   if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(
     files.map(async ({ path, content, description }) => {
-      const done = (text: string): GeneratedFile => (description === undefined ? { path, content: text } : { path, content: text, description });
+      const done = (text: string): GeneratedFile =>
+        description === undefined ? { path, content: text } : { path, content: text, description };
       if (!path.endsWith(".ts")) return done(content);
       const headed = `${header(ctx)}\n\n${content}`;
       // The runtime is copied as written; its sources are kept prettier-formatted (test/output).
@@ -96,7 +136,8 @@ function uniqueByPath(files: GeneratedFile[]): GeneratedFile[] {
   const byPath = new Map<string, GeneratedFile>();
   for (const file of files) {
     const seen = byPath.get(file.path);
-    if (seen && seen.content !== file.content) throw new Error(`two targets write ${file.path} differently`);
+    if (seen && seen.content !== file.content)
+      throw new Error(`two targets write ${file.path} differently`);
     byPath.set(file.path, seen ?? file);
   }
   return [...byPath.values()];

@@ -20,9 +20,13 @@ export interface OutputManifest {
   files: Record<string, string>;
 }
 
-export const sha256 = (content: string | Uint8Array): string => createHash("sha256").update(content).digest("hex");
+export const sha256 = (content: string | Uint8Array): string =>
+  createHash("sha256").update(content).digest("hex");
 
-export function manifestOf(files: readonly GeneratedFile[], facts: Omit<OutputManifest, "files">): OutputManifest {
+export function manifestOf(
+  files: readonly GeneratedFile[],
+  facts: Omit<OutputManifest, "files">,
+): OutputManifest {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ...facts, files: Object.fromEntries(sorted.map((f) => [f.path, sha256(f.content)])) };
 }
@@ -34,7 +38,9 @@ export function manifestText(manifest: OutputManifest): string {
 /** The folder's manifest; null when it has none or it is not one of ours (unreadable, wrong shape). */
 export function readManifest(outDir: string): OutputManifest | null {
   try {
-    const data = JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), "utf8")) as Partial<OutputManifest>;
+    const data = JSON.parse(
+      readFileSync(join(outDir, MANIFEST_FILE), "utf8"),
+    ) as Partial<OutputManifest>;
     if (typeof data.files !== "object" || data.files === null) return null;
     return data as OutputManifest;
   } catch {

@@ -1,4 +1,10 @@
-import { regenerateCommand, render, RUNTIME_DIR, type EmitContext, type GeneratedFile } from "./file.js";
+import {
+  regenerateCommand,
+  render,
+  RUNTIME_DIR,
+  type EmitContext,
+  type GeneratedFile,
+} from "./file.js";
 
 /**
  * What the output needs of its user's toolchain. TypeScript 5.5: the runtime's types use
@@ -21,7 +27,11 @@ export function readmeFile(ctx: EmitContext, files: readonly GeneratedFile[]): G
       description: `the hand-written, revision-independent runtime the modules above import (${runtime.map((f) => f.path.slice(RUNTIME_DIR.length)).join(", ")})`,
     });
   }
-  rows.push({ path: ".mcp-gen.json", description: "what mcp-gen wrote here, each file with its sha256 (how a regeneration knows its own files)" });
+  rows.push({
+    path: ".mcp-gen.json",
+    description:
+      "what mcp-gen wrote here, each file with its sha256 (how a regeneration knows its own files)",
+  });
   const commit = ctx.provenance?.sourceCommit;
   return {
     path: "README.md",
@@ -30,7 +40,9 @@ export function readmeFile(ctx: EmitContext, files: readonly GeneratedFile[]): G
       protocolVersion: model.protocolVersion,
       version: ctx.generatorVersion,
       sha256: model.source.sha256,
-      source: commit ? `the schema as pinned at upstream commit \`${commit}\` (mcp-gen's \`schema/revisions.json\`)` : "a local `schema.ts` (not a pinned upstream copy)",
+      source: commit
+        ? `the schema as pinned at upstream commit \`${commit}\` (mcp-gen's \`schema/revisions.json\`)`
+        : "a local `schema.ts` (not a pinned upstream copy)",
       regenerate: regenerateCommand(ctx),
       typescript: REQUIREMENTS.typescript,
       node: REQUIREMENTS.node,

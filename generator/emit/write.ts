@@ -1,8 +1,27 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { GeneratorError } from "../errors.js";
 import { GENERATED_MARK, type GeneratedFile } from "./file.js";
-import { MANIFEST_FILE, manifestOf, manifestText, readManifest, sha256, type OutputManifest } from "./manifest.js";
+import {
+  MANIFEST_FILE,
+  manifestOf,
+  manifestText,
+  readManifest,
+  sha256,
+  type OutputManifest,
+} from "./manifest.js";
 
 /**
  * Writes one revision's files into an output folder that may hold more than mcp-gen's output: a
@@ -31,10 +50,12 @@ export function planOutput(outDir: string, files: readonly GeneratedFile[]): Out
   for (const file of files) {
     const current = readIfFile(join(target, file.path));
     if (current === null) changes.push({ path: file.path, kind: "added" });
-    else if (!current.equals(Buffer.from(file.content))) changes.push({ path: file.path, kind: "changed" });
+    else if (!current.equals(Buffer.from(file.content)))
+      changes.push({ path: file.path, kind: "changed" });
   }
   for (const path of Object.keys(owned).sort()) {
-    if (!produced.has(path) && existsSync(join(target, path))) changes.push({ path, kind: "removed" });
+    if (!produced.has(path) && existsSync(join(target, path)))
+      changes.push({ path, kind: "removed" });
   }
   const edited = Object.entries(owned)
     .filter(([path, hash]) => {
@@ -47,7 +68,12 @@ export function planOutput(outDir: string, files: readonly GeneratedFile[]): Out
   return { changes: changes.sort((a, b) => (a.path < b.path ? -1 : 1)), edited };
 }
 
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], facts: Omit<OutputManifest, "files">, options: { force?: boolean } = {}): OutputPlan {
+export function writeOutput(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  facts: Omit<OutputManifest, "files">,
+  options: { force?: boolean } = {},
+): OutputPlan {
   const target = resolve(outDir);
   const plan = planOutput(target, files);
   if (plan.edited.length > 0 && !options.force) {
@@ -57,7 +83,9 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], fac
     );
   }
   const manifest = manifestText(manifestOf(files, facts));
-  const unchanged = plan.changes.length === 0 && readIfFile(join(target, MANIFEST_FILE))?.toString("utf8") === manifest;
+  const unchanged =
+    plan.changes.length === 0 &&
+    readIfFile(join(target, MANIFEST_FILE))?.toString("utf8") === manifest;
   if (unchanged) return plan;
 
   const staging = stage(target, [...files, { path: MANIFEST_FILE, content: manifest }]);
@@ -115,7 +143,8 @@ function stage(target: string, files: readonly GeneratedFile[]): string {
  */
 function ownedFiles(target: string): Record<string, string | null> {
   if (!existsSync(target)) return {};
-  if (!statSync(target).isDirectory()) throw new GeneratorError("cannot write output: not a directory", target);
+  if (!statSync(target).isDirectory())
+    throw new GeneratorError("cannot write output: not a directory", target);
   const manifest = readManifest(target);
   if (manifest) return manifest.files;
   const entries = readdirSync(target).filter((name) => !name.startsWith("."));
@@ -124,13 +153,20 @@ function ownedFiles(target: string): Record<string, string | null> {
   if (index?.toString("utf8").startsWith(GENERATED_MARK)) {
     return Object.fromEntries(filesUnder(target, "").map((path) => [path, null]));
   }
-  throw new GeneratorError(`cannot write output: the folder is not mcp-gen output (no ${MANIFEST_FILE}); choose another --out`, target);
+  throw new GeneratorError(
+    `cannot write output: the folder is not mcp-gen output (no ${MANIFEST_FILE}); choose another --out`,
+    target,
+  );
 }
 
 function filesUnder(dir: string, prefix: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => !e.name.startsWith("."))
-    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
+    .flatMap((e) =>
+      e.isDirectory()
+        ? filesUnder(join(dir, e.name), `${prefix}${e.name}/`)
+        : [`${prefix}${e.name}`],
+    );
 }
 
 function readIfFile(path: string): Buffer | null {

@@ -9,7 +9,8 @@ import { GeneratorError } from "../errors.js";
 export function checkModel(model: ProtocolModel, file: string): void {
   const names = new Set<string>();
   for (const definition of model.definitions) {
-    if (names.has(definition.name)) throw new GeneratorError(`\`${definition.name}\` is declared twice`, file, definition.line);
+    if (names.has(definition.name))
+      throw new GeneratorError(`\`${definition.name}\` is declared twice`, file, definition.line);
     names.add(definition.name);
   }
   for (const definition of model.definitions) {
@@ -23,7 +24,11 @@ export function checkModel(model: ProtocolModel, file: string): void {
       walkType(type, (node) => {
         if (node.kind === "object") checkRefs(node, line);
         else if (node.kind === "ref" && !names.has(node.name)) {
-          throw new GeneratorError(`\`${definition.name}\` refers to unknown type \`${node.name}\``, file, line);
+          throw new GeneratorError(
+            `\`${definition.name}\` refers to unknown type \`${node.name}\``,
+            file,
+            line,
+          );
         }
       });
     };
@@ -31,7 +36,8 @@ export function checkModel(model: ProtocolModel, file: string): void {
   }
   for (const method of model.methods) {
     for (const name of method.roles.flatMap((role) => [role.message, ...role.results])) {
-      if (!names.has(name)) throw new GeneratorError(`method \`${method.method}\` refers to unknown \`${name}\``, file);
+      if (!names.has(name))
+        throw new GeneratorError(`method \`${method.method}\` refers to unknown \`${name}\``, file);
     }
   }
 }

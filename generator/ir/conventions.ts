@@ -25,7 +25,10 @@ export const MEMBERSHIP_UNIONS: Readonly<Record<string, MembershipRole>> = {
 };
 
 /** Each party's capability object; the lifecycle is found by where the client's travels. */
-export const CAPABILITY_TYPES = { client: "ClientCapabilities", server: "ServerCapabilities" } as const;
+export const CAPABILITY_TYPES = {
+  client: "ClientCapabilities",
+  server: "ServerCapabilities",
+} as const;
 
 /** The field (a plain param, or the last segment of a `_meta` key) naming the protocol version. */
 export const PROTOCOL_VERSION_FIELD = "protocolVersion";
@@ -67,7 +70,9 @@ export const WIRE_CONVENTIONS = {
   /** The param of `subscriptions/listen` holding its filter (and of its acknowledgement). */
   listenFilterParam: "notifications",
   /** Per last segment of a subscribable notification, the capability flag that must be declared. */
-  subscriptionFlags: { list_changed: "listChanged", updated: "subscribe" } as Readonly<Record<string, string>>,
+  subscriptionFlags: { list_changed: "listChanged", updated: "subscribe" } as Readonly<
+    Record<string, string>
+  >,
   progressParams: ["progressToken", "progress"],
   cancelledParam: "requestId",
   resultTypeDefinition: "ResultType",
@@ -92,16 +97,41 @@ export const WIRE_CONVENTIONS = {
  */
 export const FEATURE_CONVENTIONS = {
   cursorType: "Cursor",
-  tools: { list: "ListToolsRequest", use: "CallToolRequest", changed: "ToolListChangedNotification" },
-  resources: { list: "ListResourcesRequest", use: "ReadResourceRequest", changed: "ResourceListChangedNotification" },
+  tools: {
+    list: "ListToolsRequest",
+    use: "CallToolRequest",
+    changed: "ToolListChangedNotification",
+  },
+  resources: {
+    list: "ListResourcesRequest",
+    use: "ReadResourceRequest",
+    changed: "ResourceListChangedNotification",
+  },
   resourceTemplates: { list: "ListResourceTemplatesRequest" },
-  prompts: { list: "ListPromptsRequest", use: "GetPromptRequest", changed: "PromptListChangedNotification" },
+  prompts: {
+    list: "ListPromptsRequest",
+    use: "GetPromptRequest",
+    changed: "PromptListChangedNotification",
+  },
   completion: "CompleteRequest",
   /** The content block a tool-execution error is written as. */
   textContent: { type: "TextContent", discriminator: "type", field: "text" },
-  toolFields: { name: "name", arguments: "arguments", inputSchema: "inputSchema", outputSchema: "outputSchema", content: "content", structuredContent: "structuredContent", isError: "isError" },
+  toolFields: {
+    name: "name",
+    arguments: "arguments",
+    inputSchema: "inputSchema",
+    outputSchema: "outputSchema",
+    content: "content",
+    structuredContent: "structuredContent",
+    isError: "isError",
+  },
   resourceFields: { uri: "uri", contents: "contents", uriTemplate: "uriTemplate" },
-  promptFields: { name: "name", arguments: "arguments", argumentName: "name", required: "required" },
+  promptFields: {
+    name: "name",
+    arguments: "arguments",
+    argumentName: "name",
+    required: "required",
+  },
   completionFields: {
     ref: "ref",
     refType: "type",

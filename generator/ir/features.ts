@@ -19,10 +19,12 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
   const conventions = FEATURE_CONVENTIONS;
   const roles = methodRoles(model.methods);
   const byMessage = (name: string): Method | null => roles.find((m) => m.message === name) ?? null;
-  const capabilityOf = (method: string) => wire.requests.find((r) => r.method.method === method)?.capability ?? null;
+  const capabilityOf = (method: string) =>
+    wire.requests.find((r) => r.method.method === method)?.capability ?? null;
   const ref = (name: string): TypeNode => ({ kind: "ref", name });
   /** The name if the type has that property, else null. */
-  const has = (type: TypeNode | null | undefined, name: string): string | null => (index.property(type, name) ? name : null);
+  const has = (type: TypeNode | null | undefined, name: string): string | null =>
+    index.property(type, name) ? name : null;
   /** The first result type of a method that has the property. */
   const resultWith = (method: Method, name: string): TypeNode | null =>
     method.results.map(ref).find((result) => index.property(result, name)) ?? null;
@@ -31,7 +33,8 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
   const listItems = (method: Method | null): string | null => {
     if (!method) return null;
     for (const result of method.results) {
-      const arrays = index.objectOf(ref(result))?.properties.filter((p) => p.type.kind === "array") ?? [];
+      const arrays =
+        index.objectOf(ref(result))?.properties.filter((p) => p.type.kind === "array") ?? [];
       if (arrays.length === 1) return arrays[0]!.name;
     }
     return null;
@@ -86,7 +89,8 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
   function textContent(): { discriminator: string; type: string; field: string } | null {
     const { type, discriminator, field } = conventions.textContent;
     const tag = index.property(ref(type), discriminator)?.type;
-    if (tag?.kind !== "literal" || typeof tag.value !== "string" || !has(ref(type), field)) return null;
+    if (tag?.kind !== "literal" || typeof tag.value !== "string" || !has(ref(type), field))
+      return null;
     return { discriminator, type: tag.value, field };
   }
 
@@ -107,7 +111,9 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
       changed: byMessage(conventions.resources.changed)?.method ?? null,
       uri,
       templates:
-        templatesList && templateItems ? { list: templatesList.method, items: templateItems, uriTemplate: f.uriTemplate } : null,
+        templatesList && templateItems
+          ? { list: templatesList.method, items: templateItems, uriTemplate: f.uriTemplate }
+          : null,
     };
   }
 
@@ -116,7 +122,8 @@ export function featureFacts(model: ProtocolModel): FeatureFacts {
     const get = byMessage(conventions.prompts.use);
     const items = listItems(list);
     const f = conventions.promptFields;
-    if (!list || !get || !items || !has(get.params, f.name) || !has(get.params, f.arguments)) return null;
+    if (!list || !get || !items || !has(get.params, f.name) || !has(get.params, f.arguments))
+      return null;
     return {
       capability: capabilityOf(list.method),
       list: list.method,

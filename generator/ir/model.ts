@@ -291,7 +291,12 @@ export type DeprecationTarget =
   | { kind: "definition"; definition: string }
   | { kind: "property"; definition: string; path: string[] }
   /** Only some literal values of a property are deprecated (the values the tag quotes). */
-  | { kind: "literal"; definition: string; path: string[]; values: Array<string | number | boolean> }
+  | {
+      kind: "literal";
+      definition: string;
+      path: string[];
+      values: Array<string | number | boolean>;
+    }
   | { kind: "unionMember"; definition: string; member: string };
 
 export interface Deprecation extends DeprecationNote {

@@ -1,4 +1,11 @@
-import type { Definition, Method, MethodRole, ObjectType, ProtocolModel, TypeNode } from "./model.js";
+import type {
+  Definition,
+  Method,
+  MethodRole,
+  ObjectType,
+  ProtocolModel,
+  TypeNode,
+} from "./model.js";
 
 /**
  * Read-only questions about a model, shared by the loader's later passes, the emitters, the

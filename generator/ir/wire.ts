@@ -1,6 +1,11 @@
 import type { Property, ProtocolModel, TypeNode } from "./model.js";
 import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
-import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./conventions.js";
+import {
+  CAPABILITY_TYPES,
+  MEMBERSHIP_UNIONS,
+  PROTOCOL_VERSION_FIELD,
+  WIRE_CONVENTIONS,
+} from "./conventions.js";
 
 /**
  * The facts a server or client needs to speak a revision on the wire, derived from the model alone:
@@ -24,11 +29,29 @@ export interface WireFacts {
   /** The result asking for input: the one every method accepting input responses may answer with. */
   inputRequiredResult: string | null;
   resultTypes: { complete: string; inputRequired: string } | null;
-  errors: { unsupportedVersion: number | null; missingCapability: number | null; headerMismatch: number | null };
-  meta: { serverInfo: string | null; clientInfo: string | null; progressToken: string | null; logLevel: string | null; subscriptionId: string | null };
-  notifications: { progress: string | null; message: string | null; acknowledged: string | null; cancelled: string | null };
+  errors: {
+    unsupportedVersion: number | null;
+    missingCapability: number | null;
+    headerMismatch: number | null;
+  };
+  meta: {
+    serverInfo: string | null;
+    clientInfo: string | null;
+    progressToken: string | null;
+    logLevel: string | null;
+    subscriptionId: string | null;
+  };
+  notifications: {
+    progress: string | null;
+    message: string | null;
+    acknowledged: string | null;
+    cancelled: string | null;
+  };
   logLevels: string[];
-  listen: { method: string; filter: Array<{ key: string; notification: string; capability: [string, string] }> } | null;
+  listen: {
+    method: string;
+    filter: Array<{ key: string; notification: string; capability: [string, string] }>;
+  } | null;
   /** The liveness request both sides send and answer with the empty result, or `null`. */
   ping: string | null;
   /** The result the runtime writes itself to describe the server (discovery or handshake), field by field. */
@@ -60,7 +83,14 @@ export interface EnvelopeFacts {
 }
 
 /** Where the runtime takes a field of a result it writes itself. */
-export type DescribeSource = "supportedVersions" | "protocolVersion" | "capabilities" | "info" | "instructions" | "ttlMs" | "cacheScope";
+export type DescribeSource =
+  | "supportedVersions"
+  | "protocolVersion"
+  | "capabilities"
+  | "info"
+  | "instructions"
+  | "ttlMs"
+  | "cacheScope";
 
 export interface DescribeFacts {
   /** Result field → its source, in the result's property order. */
@@ -99,21 +129,40 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     }
     return null;
   };
-  const requestMeta = metaOf(roles.filter((m) => m.kind === "request" && m.sender !== "server").map((m) => m.params));
-  const notificationMeta = metaOf(roles.filter((m) => m.kind === "notification").map((m) => m.params));
-  const resultMeta = metaOf(roles.flatMap((m) => m.results.map((name): TypeNode => ({ kind: "ref", name }))));
+  const requestMeta = metaOf(
+    roles.filter((m) => m.kind === "request" && m.sender !== "server").map((m) => m.params),
+  );
+  const notificationMeta = metaOf(
+    roles.filter((m) => m.kind === "notification").map((m) => m.params),
+  );
+  const resultMeta = metaOf(
+    roles.flatMap((m) => m.results.map((name): TypeNode => ({ kind: "ref", name }))),
+  );
   const metaKey = (meta: ReturnType<typeof metaOf>, valueType: string): string | null =>
     meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
   const conventions = WIRE_CONVENTIONS;
 
-  const listen = roles.find((m) => m.kind === "request" && m.sender !== "server" && paramsHave(m, conventions.listenFilterParam)) ?? null;
+  const listen =
+    roles.find(
+      (m) =>
+        m.kind === "request" &&
+        m.sender !== "server" &&
+        paramsHave(m, conventions.listenFilterParam),
+    ) ?? null;
   const capabilityOf = (method: string): string | null => {
     const segment = method.split("/")[0]!;
     // `tools/list` is gated by `tools`, `completion/complete` by `completions`.
-    return serverCapabilities?.properties.find((p) => p.name === segment || p.name === `${segment}s`)?.name ?? null;
+    return (
+      serverCapabilities?.properties.find((p) => p.name === segment || p.name === `${segment}s`)
+        ?.name ?? null
+    );
   };
   const lifecycleMethods = new Set(
-    model.lifecycle.kind === "stateless" ? [model.lifecycle.discover] : model.lifecycle.kind === "stateful" ? [model.lifecycle.initialize] : [],
+    model.lifecycle.kind === "stateless"
+      ? [model.lifecycle.discover]
+      : model.lifecycle.kind === "stateful"
+        ? [model.lifecycle.initialize]
+        : [],
   );
 
   const requests = roles
@@ -121,7 +170,11 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     .map((method) => ({
       method,
       capability: capabilityOf(method.method),
-      cacheable: method.results.some((result) => conventions.cacheFields.every((field) => index.property({ kind: "ref", name: result }, field)?.optional === false)),
+      cacheable: method.results.some((result) =>
+        conventions.cacheFields.every(
+          (field) => index.property({ kind: "ref", name: result }, field)?.optional === false,
+        ),
+      ),
       target:
         conventions.targetParams.find((name) => {
           const param = index.property(method.params, name);
@@ -132,12 +185,20 @@ export function wireFacts(model: ProtocolModel): WireFacts {
 
   // A method the server may both send on the wire and ask for inside results is one input request.
   const inputRequests: WireFacts["inputRequests"] = [];
-  for (const m of roles.filter((r) => r.kind === "inputRequest" || (r.kind === "request" && r.sender !== "client"))) {
+  for (const m of roles.filter(
+    (r) => r.kind === "inputRequest" || (r.kind === "request" && r.sender !== "client"),
+  )) {
     const capability = m.method.split("/")[0]!;
     if (!clientCapabilities?.properties.some((p) => p.name === capability)) continue;
     const known = inputRequests.find((i) => i.method === m.method);
     if (known) known.results.push(...m.results.filter((r) => !known.results.includes(r)));
-    else inputRequests.push({ method: m.method, message: m.message, capability, results: [...m.results] });
+    else
+      inputRequests.push({
+        method: m.method,
+        message: m.message,
+        capability,
+        results: [...m.results],
+      });
   }
 
   const resultTypeValues = literalValues(index.get(conventions.resultTypeDefinition)?.type ?? null);
@@ -160,7 +221,15 @@ export function wireFacts(model: ProtocolModel): WireFacts {
         if (!notification) return [];
         const capability = capabilityOf(notification.split("/").slice(1).join("/"));
         const flag = conventions.subscriptionFlags[notification.split("/").pop()!];
-        return capability && flag ? [{ key: property.name, notification, capability: [capability, flag] as [string, string] }] : [];
+        return capability && flag
+          ? [
+              {
+                key: property.name,
+                notification,
+                capability: [capability, flag] as [string, string],
+              },
+            ]
+          : [];
       }),
     };
   }
@@ -168,10 +237,13 @@ export function wireFacts(model: ProtocolModel): WireFacts {
   return {
     requests,
     inputRequests,
-    inputResponseUnion: index.get(conventions.inputResponseUnion) ? conventions.inputResponseUnion : null,
+    inputResponseUnion: index.get(conventions.inputResponseUnion)
+      ? conventions.inputResponseUnion
+      : null,
     inputRequiredResult: sharedResult(roles.filter((m) => m.acceptsInputResponses)),
     resultTypes:
-      resultTypeValues.includes(conventions.resultTypes.complete) && resultTypeValues.includes(conventions.resultTypes.inputRequired)
+      resultTypeValues.includes(conventions.resultTypes.complete) &&
+      resultTypeValues.includes(conventions.resultTypes.inputRequired)
         ? { ...conventions.resultTypes }
         : null,
     errors: {
@@ -187,10 +259,18 @@ export function wireFacts(model: ProtocolModel): WireFacts {
       subscriptionId: metaKey(notificationMeta, conventions.requestIdType),
     },
     notifications: {
-      progress: notifications.find((n) => paramsHave(n, ...conventions.progressParams))?.method ?? null,
-      message: notifications.find((n) => index.property(n.params, "level") && refersTo(index.property(n.params, "level")!.type, conventions.logLevelType))?.method ?? null,
-      acknowledged: notifications.find((n) => paramsHave(n, conventions.listenFilterParam))?.method ?? null,
-      cancelled: notifications.find((n) => paramsHave(n, conventions.cancelledParam))?.method ?? null,
+      progress:
+        notifications.find((n) => paramsHave(n, ...conventions.progressParams))?.method ?? null,
+      message:
+        notifications.find(
+          (n) =>
+            index.property(n.params, "level") &&
+            refersTo(index.property(n.params, "level")!.type, conventions.logLevelType),
+        )?.method ?? null,
+      acknowledged:
+        notifications.find((n) => paramsHave(n, conventions.listenFilterParam))?.method ?? null,
+      cancelled:
+        notifications.find((n) => paramsHave(n, conventions.cancelledParam))?.method ?? null,
     },
     logLevels: literalValues(index.get(conventions.logLevelType)?.type ?? null),
     listen: listenFacts,
@@ -216,20 +296,38 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
       .flatMap((result) => index.objectOf({ kind: "ref", name: result })?.properties ?? [])
       .find((p) => refersTo(p.type, conventions.resultTypeDefinition))?.name ?? null;
   const mapOf = (properties: Property[], union: string | null | undefined) =>
-    union ? (properties.find((p) => refersTo(index.objectOf(p.type)?.indexSignature?.type ?? { kind: "null" }, union)) ?? null) : null;
+    union
+      ? (properties.find((p) =>
+          refersTo(index.objectOf(p.type)?.indexSignature?.type ?? { kind: "null" }, union),
+        ) ?? null)
+      : null;
 
-  const inputUnion = Object.entries(MEMBERSHIP_UNIONS).find(([, role]) => role.kind === "inputRequest");
+  const inputUnion = Object.entries(MEMBERSHIP_UNIONS).find(
+    ([, role]) => role.kind === "inputRequest",
+  );
   const accepting = roles.filter((m) => m.acceptsInputResponses);
   const requiredName = sharedResult(accepting);
-  const requiredResult = index.objectOf(requiredName ? { kind: "ref", name: requiredName } : null)?.properties ?? [];
+  const requiredResult =
+    index.objectOf(requiredName ? { kind: "ref", name: requiredName } : null)?.properties ?? [];
   const retryParams = index.objectOf(accepting[0]?.params ?? null)?.properties ?? [];
   const inputRequests = mapOf(requiredResult, inputUnion?.[0]);
   const inputResponses = mapOf(retryParams, inputUnion?.[1].resultUnion);
   const requestState =
-    requiredResult.find((p) => p.type.kind === "string" && retryParams.some((q) => q.name === p.name && q.type.kind === "string")) ?? null;
+    requiredResult.find(
+      (p) =>
+        p.type.kind === "string" &&
+        retryParams.some((q) => q.name === p.name && q.type.kind === "string"),
+    ) ?? null;
 
-  const listenMethod = roles.find((m) => m.kind === "request" && m.sender !== "server" && index.property(m.params, conventions.listenFilterParam));
-  const acknowledged = roles.find((m) => m.kind === "notification" && index.property(m.params, conventions.listenFilterParam));
+  const listenMethod = roles.find(
+    (m) =>
+      m.kind === "request" &&
+      m.sender !== "server" &&
+      index.property(m.params, conventions.listenFilterParam),
+  );
+  const acknowledged = roles.find(
+    (m) => m.kind === "notification" && index.property(m.params, conventions.listenFilterParam),
+  );
   const acknowledgedFilter = acknowledged ? conventions.listenFilterParam : null;
 
   const fields: EnvelopeFields = {
@@ -241,10 +339,22 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
   };
   const unfillable: EnvelopeFacts["unfillable"] = [];
   const written = [
-    { name: requiredName, properties: requiredResult, filled: [fields.inputRequests, fields.requestState] },
-    ...(listenMethod?.results ?? []).map((name) => ({ name, properties: index.objectOf({ kind: "ref", name })?.properties ?? [], filled: [] })),
     {
-      name: acknowledged ? (acknowledged.params?.kind === "ref" ? acknowledged.params.name : acknowledged.message) : null,
+      name: requiredName,
+      properties: requiredResult,
+      filled: [fields.inputRequests, fields.requestState],
+    },
+    ...(listenMethod?.results ?? []).map((name) => ({
+      name,
+      properties: index.objectOf({ kind: "ref", name })?.properties ?? [],
+      filled: [],
+    })),
+    {
+      name: acknowledged
+        ? acknowledged.params?.kind === "ref"
+          ? acknowledged.params.name
+          : acknowledged.message
+        : null,
       properties: index.objectOf(acknowledged?.params ?? null)?.properties ?? [],
       filled: [acknowledgedFilter],
     },
@@ -260,7 +370,11 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
 }
 
 function pingMethod(model: ProtocolModel): string | null {
-  return methodRoles(model.methods).find((m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty")?.method ?? null;
+  return (
+    methodRoles(model.methods).find(
+      (m) => m.kind === "request" && m.sender === "both" && m.pairing === "empty",
+    )?.method ?? null
+  );
 }
 
 /**
@@ -272,7 +386,12 @@ function pingMethod(model: ProtocolModel): string | null {
  * than emit a server that breaks its own validators.
  */
 export function describeFacts(model: ProtocolModel, index = new ModelIndex(model)): DescribeFacts {
-  const lifecycleMethod = model.lifecycle.kind === "stateless" ? model.lifecycle.discover : model.lifecycle.kind === "stateful" ? model.lifecycle.initialize : null;
+  const lifecycleMethod =
+    model.lifecycle.kind === "stateless"
+      ? model.lifecycle.discover
+      : model.lifecycle.kind === "stateful"
+        ? model.lifecycle.initialize
+        : null;
   const written = [
     { method: lifecycleMethod, describes: true },
     { method: pingMethod(model), describes: false },
@@ -280,7 +399,9 @@ export function describeFacts(model: ProtocolModel, index = new ModelIndex(model
   const fields: Record<string, DescribeSource> = {};
   const unfillable: DescribeFacts["unfillable"] = [];
   for (const { method, describes } of written) {
-    const entry = methodRoles(model.methods).find((m) => m.method === method && m.kind === "request");
+    const entry = methodRoles(model.methods).find(
+      (m) => m.method === method && m.kind === "request",
+    );
     for (const result of entry?.results ?? []) {
       for (const property of index.objectOf({ kind: "ref", name: result })?.properties ?? []) {
         if (runtimeAdded(property)) continue;
@@ -295,7 +416,9 @@ export function describeFacts(model: ProtocolModel, index = new ModelIndex(model
 
 /** `_meta` and the result type the runtime adds to every result it sends. */
 function runtimeAdded(property: Property): boolean {
-  return property.name === "_meta" || refersTo(property.type, WIRE_CONVENTIONS.resultTypeDefinition);
+  return (
+    property.name === "_meta" || refersTo(property.type, WIRE_CONVENTIONS.resultTypeDefinition)
+  );
 }
 
 function describeSource(property: Property): DescribeSource | null {
@@ -303,8 +426,10 @@ function describeSource(property: Property): DescribeSource | null {
   if (refersTo(type, CAPABILITY_TYPES.server)) return "capabilities";
   if (refersTo(type, WIRE_CONVENTIONS.implementationType)) return "info";
   // The negotiated version; a revision may pin it to its own (`typeof LATEST_PROTOCOL_VERSION`).
-  if (name === PROTOCOL_VERSION_FIELD && (type.kind === "string" || type.kind === "literal")) return "protocolVersion";
-  if (type.kind === "array" && type.items.kind === "string" && /versions$/i.test(name)) return "supportedVersions";
+  if (name === PROTOCOL_VERSION_FIELD && (type.kind === "string" || type.kind === "literal"))
+    return "protocolVersion";
+  if (type.kind === "array" && type.items.kind === "string" && /versions$/i.test(name))
+    return "supportedVersions";
   const cacheField = WIRE_CONVENTIONS.cacheFields.find((field) => field === name);
   if (cacheField) return cacheField;
   if (name === WIRE_CONVENTIONS.instructionsField && type.kind === "string") return "instructions";
@@ -318,7 +443,9 @@ function refersTo(type: TypeNode, name: string): boolean {
 function literalValues(type: TypeNode | null): string[] {
   if (!type) return [];
   const members = type.kind === "union" ? type.members : [type];
-  return members.flatMap((m) => (m.kind === "literal" && typeof m.value === "string" ? [m.value] : []));
+  return members.flatMap((m) =>
+    m.kind === "literal" && typeof m.value === "string" ? [m.value] : [],
+  );
 }
 
 function sharedResult(methods: MethodInRole[]): string | null {

@@ -16,9 +16,16 @@ import { readSurface } from "./surface.js";
  * surface and lifecycle derived from them. The result is checked before it is returned, so emitters
  * can trust it. Throws `GeneratorError` (with file and line) on anything it does not understand.
  */
-export function loadModel(schemaFile: string, options: { revision: string; integersByDefault?: boolean }): ProtocolModel {
+export function loadModel(
+  schemaFile: string,
+  options: { revision: string; integersByDefault?: boolean },
+): ProtocolModel {
   const opened = openSchema(schemaFile);
-  const { definitions, constants, deprecations } = readDeclarations(opened.sourceFile, schemaFile, options.integersByDefault === undefined ? {} : { integersByDefault: options.integersByDefault });
+  const { definitions, constants, deprecations } = readDeclarations(
+    opened.sourceFile,
+    schemaFile,
+    options.integersByDefault === undefined ? {} : { integersByDefault: options.integersByDefault },
+  );
   resolveInheritance(definitions, schemaFile);
   const index = new ModelIndex({ definitions });
   const methods = readSurface(index, schemaFile);
@@ -59,7 +66,12 @@ function checkRuntimeResults(model: ProtocolModel, file: string): void {
 
 function readErrorCodes(model: ProtocolModel): ErrorCode[] {
   return model.constants
-    .filter((c) => typeof c.value === "number" && c.value >= JSONRPC_ERROR_RANGE.min && c.value <= JSONRPC_ERROR_RANGE.max)
+    .filter(
+      (c) =>
+        typeof c.value === "number" &&
+        c.value >= JSONRPC_ERROR_RANGE.min &&
+        c.value <= JSONRPC_ERROR_RANGE.max,
+    )
     .map((c) => ({
       code: c.value as number,
       constant: c.name,

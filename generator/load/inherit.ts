@@ -15,16 +15,26 @@ export function resolveInheritance(definitions: Definition[], file: string): voi
   const resolve = (definition: Definition): ObjectType => {
     const own = definition.type as ObjectType;
     if (definition.declaration !== "interface" || done.has(definition.name)) return own;
-    if (visiting.has(definition.name)) throw new GeneratorError(`\`${definition.name}\` extends itself`, file, definition.line);
+    if (visiting.has(definition.name))
+      throw new GeneratorError(`\`${definition.name}\` extends itself`, file, definition.line);
     visiting.add(definition.name);
     const properties: Property[] = [];
     let indexSignature: ObjectType["indexSignature"] = null;
     for (const heritage of definition.heritage) {
       const base = byName.get(heritage.name);
-      if (!base) throw new GeneratorError(`\`${definition.name}\` extends unknown \`${heritage.name}\``, file, definition.line);
+      if (!base)
+        throw new GeneratorError(
+          `\`${definition.name}\` extends unknown \`${heritage.name}\``,
+          file,
+          definition.line,
+        );
       const baseType = base.declaration === "interface" ? resolve(base) : base.type;
       if (baseType.kind !== "object") {
-        throw new GeneratorError(`\`${definition.name}\` extends \`${heritage.name}\`, which is not an object type`, file, definition.line);
+        throw new GeneratorError(
+          `\`${definition.name}\` extends \`${heritage.name}\`, which is not an object type`,
+          file,
+          definition.line,
+        );
       }
       for (const property of baseType.properties) {
         if (heritage.omit.includes(property.name)) continue;
@@ -39,7 +49,11 @@ export function resolveInheritance(definitions: Definition[], file: string): voi
       if (at >= 0) properties[at] = property;
       else properties.push(property);
     }
-    definition.type = { kind: "object", properties, indexSignature: own.indexSignature ?? indexSignature };
+    definition.type = {
+      kind: "object",
+      properties,
+      indexSignature: own.indexSignature ?? indexSignature,
+    };
     visiting.delete(definition.name);
     done.add(definition.name);
     return definition.type;

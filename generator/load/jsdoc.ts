@@ -65,7 +65,9 @@ export function categoryOf(doc: Doc): string | null {
 export function parseDeprecation(doc: Doc): DeprecationNote | null {
   const text = tagText(doc, "deprecated");
   if (text === null) return null;
-  const asOf = /\bas of (?:protocol version |revision |version )?(\d{4}-\d{2}-\d{2}|draft)\b/i.exec(text);
+  const asOf = /\bas of (?:protocol version |revision |version )?(\d{4}-\d{2}-\d{2}|draft)\b/i.exec(
+    text,
+  );
   const sep = /\bSEP-(\d+)\b/.exec(text);
   return { text, asOf: asOf ? asOf[1]! : null, sep: sep ? `SEP-${sep[1]}` : null };
 }

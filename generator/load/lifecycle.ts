@@ -2,7 +2,8 @@ import type { Lifecycle, Method, TypeNode } from "../ir/model.js";
 import { methodRoles, type ModelIndex } from "../ir/query.js";
 import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
 
-const refersTo = (type: TypeNode, name: string): boolean => type.kind === "ref" && type.name === name;
+const refersTo = (type: TypeNode, name: string): boolean =>
+  type.kind === "ref" && type.name === name;
 
 /**
  * Tells the lifecycle from where the client's capabilities travel. The request whose result carries
@@ -14,7 +15,11 @@ export function readLifecycle(index: ModelIndex, surface: Method[]): Lifecycle {
   const methods = methodRoles(surface);
   const clientRequests = methods.filter((m) => m.kind === "request" && m.sender !== "server");
   const describesServer = clientRequests.find((m) =>
-    m.results.some((result) => index.objectOf({ kind: "ref", name: result })?.properties.some((p) => refersTo(p.type, CAPABILITY_TYPES.server))),
+    m.results.some((result) =>
+      index
+        .objectOf({ kind: "ref", name: result })
+        ?.properties.some((p) => refersTo(p.type, CAPABILITY_TYPES.server)),
+    ),
   );
   if (!describesServer) return { kind: "unknown" };
 
@@ -23,9 +28,16 @@ export function readLifecycle(index: ModelIndex, surface: Method[]): Lifecycle {
     const stem = describesServer.method.split("/").pop()!;
     // The completing notification is named after the handshake (`initialize` → `…/initialized`).
     const initialized = methods.find(
-      (m) => m.kind === "notification" && m.sender !== "server" && m.method.split("/").pop()!.startsWith(stem),
+      (m) =>
+        m.kind === "notification" &&
+        m.sender !== "server" &&
+        m.method.split("/").pop()!.startsWith(stem),
     );
-    return { kind: "stateful", initialize: describesServer.method, initialized: initialized?.method ?? null };
+    return {
+      kind: "stateful",
+      initialize: describesServer.method,
+      initialized: initialized?.method ?? null,
+    };
   }
 
   const meta = params?.properties.find((p) => p.name === "_meta" && !p.optional);

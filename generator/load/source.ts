@@ -21,7 +21,10 @@ export function openSchema(file: string): OpenedSchema {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : String((error as Error).message);
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such file"
+        : String((error as Error).message);
     throw new GeneratorError(`cannot read schema: ${reason}`, file);
   }
   const project = new Project({
@@ -30,11 +33,18 @@ export function openSchema(file: string): OpenedSchema {
   });
   const text = bytes.toString("utf8");
   const sourceFile = project.createSourceFile("/schema.ts", text);
-  const diagnostics = project.getProgram().compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);
+  const diagnostics = project
+    .getProgram()
+    .compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);
   const first = diagnostics[0];
   if (first) {
-    const line = first.start === undefined ? undefined : sourceFile.getLineAndColumnAtPos(first.start).line;
-    throw new GeneratorError(`syntax error: ${ts.flattenDiagnosticMessageText(first.messageText, " ")}`, file, line);
+    const line =
+      first.start === undefined ? undefined : sourceFile.getLineAndColumnAtPos(first.start).line;
+    throw new GeneratorError(
+      `syntax error: ${ts.flattenDiagnosticMessageText(first.messageText, " ")}`,
+      file,
+      line,
+    );
   }
   return { file, sha256: createHash("sha256").update(bytes).digest("hex"), sourceFile };
 }

@@ -14,7 +14,12 @@ export function readSurface(index: ModelIndex, file: string): Method[] {
   for (const [union, role] of Object.entries(MEMBERSHIP_UNIONS)) {
     for (const message of index.unionMembers(union)) {
       const definition = index.get(message);
-      if (!definition) throw new GeneratorError(`\`${union}\` names unknown \`${message}\``, file, index.get(union)?.line);
+      if (!definition)
+        throw new GeneratorError(
+          `\`${union}\` names unknown \`${message}\``,
+          file,
+          index.get(union)?.line,
+        );
       const name = methodName(index, definition, file);
       let existing = methods.get(name);
       if (!existing) methods.set(name, (existing = { method: name, roles: [] }));
@@ -24,25 +29,39 @@ export function readSurface(index: ModelIndex, file: string): Method[] {
         continue;
       }
       if (sameKind.message !== message) {
-        throw new GeneratorError(`method \`${name}\` is both \`${sameKind.message}\` and \`${message}\``, file, definition.line);
+        throw new GeneratorError(
+          `method \`${name}\` is both \`${sameKind.message}\` and \`${message}\``,
+          file,
+          definition.line,
+        );
       }
       sameKind.unions.push(union);
       if (sameKind.sender !== role.sender) sameKind.sender = "both";
     }
   }
-  const line = (method: Method) => Math.min(...method.roles.map((role) => index.get(role.message)?.line ?? 0));
+  const line = (method: Method) =>
+    Math.min(...method.roles.map((role) => index.get(role.message)?.line ?? 0));
   return [...methods.values()].sort((a, b) => line(a) - line(b));
 }
 
 function methodName(index: ModelIndex, message: Definition, file: string): string {
   const method = index.property(message.type, "method");
   if (!method || method.type.kind !== "literal" || typeof method.type.value !== "string") {
-    throw new GeneratorError(`\`${message.name}\` has no string literal \`method\``, file, message.line);
+    throw new GeneratorError(
+      `\`${message.name}\` has no string literal \`method\``,
+      file,
+      message.line,
+    );
   }
   return method.type.value;
 }
 
-function readRole(index: ModelIndex, message: Definition, union: string, role: MembershipRole): MethodRole {
+function readRole(
+  index: ModelIndex,
+  message: Definition,
+  union: string,
+  role: MembershipRole,
+): MethodRole {
   const params = index.property(message.type, "params");
   const pairing = role.resultUnion ? pairResult(index, message, role.resultUnion) : null;
   return {
@@ -67,7 +86,11 @@ function readRole(index: ModelIndex, message: Definition, union: string, role: M
  * 3. results of the same `@category` in the receiver's result union;
  * 4. the receiver's empty result (the union member that is a bare alias of the base result).
  */
-function pairResult(index: ModelIndex, message: Definition, resultUnion: string): { results: string[]; by: MethodRole["pairing"] } {
+function pairResult(
+  index: ModelIndex,
+  message: Definition,
+  resultUnion: string,
+): { results: string[]; by: MethodRole["pairing"] } {
   const receiverResults = index.unionMembers(resultUnion);
   if (message.category !== null) {
     for (const candidate of index.model.definitions) {
@@ -80,14 +103,21 @@ function pairResult(index: ModelIndex, message: Definition, resultUnion: string)
     }
   }
   const stem = message.name.replace(/Request$/, "");
-  if (stem !== message.name && index.get(`${stem}Result`)) return { results: [`${stem}Result`], by: "naming" };
+  if (stem !== message.name && index.get(`${stem}Result`))
+    return { results: [`${stem}Result`], by: "naming" };
   if (message.category !== null) {
-    const results = receiverResults.filter((name) => index.get(name)?.category === message.category);
+    const results = receiverResults.filter(
+      (name) => index.get(name)?.category === message.category,
+    );
     if (results.length > 0) return { results, by: "category" };
   }
   const empty = receiverResults.find((name) => {
     const definition = index.get(name);
-    return definition?.declaration === "type" && definition.type.kind === "ref" && !receiverResults.includes(definition.type.name);
+    return (
+      definition?.declaration === "type" &&
+      definition.type.kind === "ref" &&
+      !receiverResults.includes(definition.type.name)
+    );
   });
   return empty ? { results: [empty], by: "empty" } : { results: [], by: null };
 }

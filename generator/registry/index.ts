@@ -14,7 +14,8 @@ export const DEPRECATION_WINDOW_MONTHS = 12;
 /** Revision name → release date (`YYYY-MM-DD`), `null` for unreleased revisions. */
 export type Releases = Readonly<Record<string, string | null>>;
 
-export type RegistryKind = "definition" | "property" | "capability" | "metaKey" | "literal" | "unionMember";
+export type RegistryKind =
+  "definition" | "property" | "capability" | "metaKey" | "literal" | "unionMember";
 
 export interface RegistryEntry {
   /** Where the tag stands, and the same as one readable string (`Def.a.b`, `Def.a = "x" | "y"`, `Def | Member`). */
@@ -122,9 +123,21 @@ export function removalTie(text: string): { feature: string; sep: string | null 
  * revision (the entries of its SEP that are tied to nothing), the latest of them. Without any, the
  * entry keeps its own window, still naming the feature it follows.
  */
-function followRemoval(entry: RegistryEntry, tie: { feature: string; sep: string | null }, entries: RegistryEntry[], releases: Releases): RegistryEntry["earliestRemoval"] {
+function followRemoval(
+  entry: RegistryEntry,
+  tie: { feature: string; sep: string | null },
+  entries: RegistryEntry[],
+  releases: Releases,
+): RegistryEntry["earliestRemoval"] {
   const dates = entries
-    .filter((other) => other !== entry && tie.sep !== null && other.sep === tie.sep && !removalTie(other.migration.text) && other.earliestRemoval)
+    .filter(
+      (other) =>
+        other !== entry &&
+        tie.sep !== null &&
+        other.sep === tie.sep &&
+        !removalTie(other.migration.text) &&
+        other.earliestRemoval,
+    )
     .map((other) => other.earliestRemoval!.date)
     .sort();
   const latest = dates[dates.length - 1];
@@ -140,8 +153,12 @@ function followRemoval(entry: RegistryEntry, tie: { feature: string; sep: string
 }
 
 /** The release dates of `schema/revisions.json`'s revisions. */
-export function releasesOf(manifest: { revisions: Record<string, { releaseDate: string | null }> }): Releases {
-  return Object.fromEntries(Object.entries(manifest.revisions).map(([name, entry]) => [name, entry.releaseDate]));
+export function releasesOf(manifest: {
+  revisions: Record<string, { releaseDate: string | null }>;
+}): Releases {
+  return Object.fromEntries(
+    Object.entries(manifest.revisions).map(([name, entry]) => [name, entry.releaseDate]),
+  );
 }
 
 export function locationText(d: Deprecation): string {
@@ -179,10 +196,18 @@ function gatedBy(method: string, capability: string): boolean {
 }
 
 /** asOf + the deprecation window and the first known revision released on or after that date. */
-export function earliestRemoval(asOf: string | null, releases: Releases): RegistryEntry["earliestRemoval"] {
+export function earliestRemoval(
+  asOf: string | null,
+  releases: Releases,
+): RegistryEntry["earliestRemoval"] {
   if (!asOf || !/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return null;
   const date = addMonths(asOf, DEPRECATION_WINDOW_MONTHS);
-  return { date, rule: `the first revision released on or after ${date}`, revision: firstReleasedOnOrAfter(date, releases), follows: null };
+  return {
+    date,
+    rule: `the first revision released on or after ${date}`,
+    revision: firstReleasedOnOrAfter(date, releases),
+    follows: null,
+  };
 }
 
 /** The first known revision released on or after a date (a release on the date itself counts). */

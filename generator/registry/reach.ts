@@ -37,9 +37,17 @@ export class Reach {
     for (const method of methodRoles(model.methods)) {
       const senders = sendersOf(method.sender);
       const receivers = counterparts(senders);
-      const outbound = this.fromTypes([{ kind: "ref", name: method.message }, ...(method.params ? [method.params] : [])]);
-      const inbound = this.fromTypes(method.results.map((name): TypeNode => ({ kind: "ref", name })));
-      this.byMethod.set(method.method, new Set([...(this.byMethod.get(method.method) ?? []), ...outbound, ...inbound]));
+      const outbound = this.fromTypes([
+        { kind: "ref", name: method.message },
+        ...(method.params ? [method.params] : []),
+      ]);
+      const inbound = this.fromTypes(
+        method.results.map((name): TypeNode => ({ kind: "ref", name })),
+      );
+      this.byMethod.set(
+        method.method,
+        new Set([...(this.byMethod.get(method.method) ?? []), ...outbound, ...inbound]),
+      );
       for (const name of outbound) this.addFlow(name, senders, receivers);
       for (const name of inbound) this.addFlow(name, receivers, senders);
     }
@@ -47,8 +55,15 @@ export class Reach {
     for (const definition of model.definitions) {
       const flow = this.flows.get(definition.name);
       if (!flow || definition.type.kind !== "object") continue;
-      const bases = new Set(definition.type.properties.map((p) => p.declaredIn).filter((b): b is string => b !== null && b !== definition.name));
-      if (definition.type.indexSignature?.declaredIn && definition.type.indexSignature.declaredIn !== definition.name) {
+      const bases = new Set(
+        definition.type.properties
+          .map((p) => p.declaredIn)
+          .filter((b): b is string => b !== null && b !== definition.name),
+      );
+      if (
+        definition.type.indexSignature?.declaredIn &&
+        definition.type.indexSignature.declaredIn !== definition.name
+      ) {
         bases.add(definition.type.indexSignature.declaredIn);
       }
       for (const base of bases) this.addFlow(base, [...flow.producers], [...flow.consumers]);
@@ -94,13 +109,18 @@ export class Reach {
 
   /** Methods whose message, params or results reach the definition, in model order. */
   methodsReaching(definition: string): string[] {
-    return this.model.methods.filter((m) => this.byMethod.get(m.method)?.has(definition)).map((m) => m.method);
+    return this.model.methods
+      .filter((m) => this.byMethod.get(m.method)?.has(definition))
+      .map((m) => m.method);
   }
 
   /** Who writes and who reads a definition; `null` when no method reaches it (its use is unknown). */
   flowOf(definition: string): { producers: Party[]; consumers: Party[] } | null {
     const flow = this.flows.get(definition);
     if (!flow) return null;
-    return { producers: PARTIES.filter((p) => flow.producers.has(p)), consumers: PARTIES.filter((p) => flow.consumers.has(p)) };
+    return {
+      producers: PARTIES.filter((p) => flow.producers.has(p)),
+      consumers: PARTIES.filter((p) => flow.consumers.has(p)),
+    };
   }
 }

@@ -7,12 +7,20 @@ import { isAbsolute, join, win32 } from "node:path";
  * `%LOCALAPPDATA%\mcp-gen` on Windows; `MCP_GEN_CACHE_DIR` moves it. Not inside the installed
  * package: `npm ci` wipes that, and one download serves every project of the user.
  */
-export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function userCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (env.MCP_GEN_CACHE_DIR) return env.MCP_GEN_CACHE_DIR;
-  if (platform === "win32") return win32.join(env.LOCALAPPDATA || win32.join(home, "AppData", "Local"), "mcp-gen");
+  if (platform === "win32")
+    return win32.join(env.LOCALAPPDATA || win32.join(home, "AppData", "Local"), "mcp-gen");
   if (platform === "darwin") return join(home, "Library", "Caches", "mcp-gen");
   // The XDG spec ignores a relative XDG_CACHE_HOME.
-  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(home, ".cache");
+  const xdg =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : join(home, ".cache");
   return join(xdg, "mcp-gen");
 }
 

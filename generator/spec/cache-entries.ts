@@ -30,8 +30,12 @@ export interface CacheEntry {
 
 export function readStamp(revisionDir: string): PinStamp | null {
   try {
-    const data = JSON.parse(readFileSync(join(revisionDir, PIN_STAMP), "utf8")) as Partial<PinStamp>;
-    return typeof data.commit === "string" && typeof data.files === "object" && data.files !== null ? (data as PinStamp) : null;
+    const data = JSON.parse(
+      readFileSync(join(revisionDir, PIN_STAMP), "utf8"),
+    ) as Partial<PinStamp>;
+    return typeof data.commit === "string" && typeof data.files === "object" && data.files !== null
+      ? (data as PinStamp)
+      : null;
   } catch {
     return null;
   }
@@ -53,7 +57,14 @@ export function cacheEntries(cacheRoot: string): CacheEntry[] {
   for (const name of list(spec).filter((n) => REVISION_NAME.test(n))) {
     const path = join(spec, name);
     const stamp = readStamp(path);
-    entries.push({ part: "spec", name, path, bytes: sizeOf(path), lastUsed: lastUsed(join(path, PIN_STAMP), path), commit: stamp?.commit ?? null });
+    entries.push({
+      part: "spec",
+      name,
+      path,
+      bytes: sizeOf(path),
+      lastUsed: lastUsed(join(path, PIN_STAMP), path),
+      commit: stamp?.commit ?? null,
+    });
   }
   const v8 = compileCacheDir(cacheRoot);
   for (const name of list(v8)) {
@@ -64,7 +75,11 @@ export function cacheEntries(cacheRoot: string): CacheEntry[] {
 }
 
 /** Removes entries unused for `maxAgeDays`; returns what it removed. Never throws. */
-export function pruneCache(cacheRoot: string, now: number = Date.now(), maxAgeDays: number = STALE_AFTER_DAYS): CacheEntry[] {
+export function pruneCache(
+  cacheRoot: string,
+  now: number = Date.now(),
+  maxAgeDays: number = STALE_AFTER_DAYS,
+): CacheEntry[] {
   const limit = now - maxAgeDays * 86_400_000;
   const stale = cacheEntries(cacheRoot).filter((e) => e.lastUsed.getTime() < limit);
   for (const entry of stale) rmSync(entry.path, { recursive: true, force: true });
@@ -79,7 +94,9 @@ export function clearCache(cacheRoot: string, part?: CacheEntry["part"]): void {
 
 function list(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => !n.startsWith(".")).sort();
+    return readdirSync(dir)
+      .filter((n) => !n.startsWith("."))
+      .sort();
   } catch {
     return [];
   }

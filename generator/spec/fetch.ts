@@ -55,12 +55,17 @@ export function revisionSourceUrl(
   return `${base.replace(/\/+$/, "")}/${entry.commit}/schema/${revision}/`;
 }
 
-export async function fetchRevision(revision: string, options: FetchOptions = {}): Promise<FetchResult> {
+export async function fetchRevision(
+  revision: string,
+  options: FetchOptions = {},
+): Promise<FetchResult> {
   const manifest = options.manifest ?? readRevisions();
   const entry = manifest.revisions[revision];
   if (!entry) {
     const known = Object.keys(manifest.revisions).sort().join(", ");
-    throw new GeneratorError(`cannot fetch unknown revision "${revision}"; pinned revisions: ${known}${didYouMean(revision, Object.keys(manifest.revisions))} (pin a new one with --commit)`);
+    throw new GeneratorError(
+      `cannot fetch unknown revision "${revision}"; pinned revisions: ${known}${didYouMean(revision, Object.keys(manifest.revisions))} (pin a new one with --commit)`,
+    );
   }
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const source = revisionSourceUrl(revision, entry, manifest, options);
@@ -108,7 +113,12 @@ export async function downloadAll(
 }
 
 /** Writes a revision's verified files, stamped with their pin, into `<cacheDir>/<rev>` in one rename. */
-export function installRevision(cacheDir: string, revision: string, entry: RevisionEntry, contents: ReadonlyMap<string, Uint8Array>): string {
+export function installRevision(
+  cacheDir: string,
+  revision: string,
+  entry: RevisionEntry,
+  contents: ReadonlyMap<string, Uint8Array>,
+): string {
   mkdirSync(cacheDir, { recursive: true });
   const tmp = mkdtempSync(join(cacheDir, `.fetch-${revision}-`));
   try {
@@ -127,7 +137,12 @@ export function installRevision(cacheDir: string, revision: string, entry: Revis
   }
 }
 
-async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs: number, optional = false): Promise<Uint8Array | null> {
+async function download(
+  doFetch: typeof globalThis.fetch,
+  url: string,
+  timeoutMs: number,
+  optional = false,
+): Promise<Uint8Array | null> {
   let response: Response;
   try {
     response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -136,7 +151,10 @@ async function download(doFetch: typeof globalThis.fetch, url: string, timeoutMs
   }
   if (optional && response.status === 404) return null;
   if (!response.ok) {
-    throw new GeneratorError(`download failed: HTTP ${response.status} ${response.statusText}`.trimEnd(), url);
+    throw new GeneratorError(
+      `download failed: HTTP ${response.status} ${response.statusText}`.trimEnd(),
+      url,
+    );
   }
   try {
     return new Uint8Array(await response.arrayBuffer());
@@ -154,7 +172,11 @@ function describeFetchFailure(e: unknown): string {
 }
 
 /** Runs `job` over `items` with at most `limit` in flight; the first failure rejects. */
-async function inBatches<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
+async function inBatches<T>(
+  items: readonly T[],
+  limit: number,
+  job: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

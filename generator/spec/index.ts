@@ -3,7 +3,12 @@ export { catalog, type CatalogEntry, type CatalogOptions, type Presence } from "
 export { fetchRevision, revisionSourceUrl, type FetchOptions, type FetchResult } from "./fetch.js";
 export { defaultCacheDir, defaultRevisionsFile } from "./project-root.js";
 export { findProjectRoot, projectRoot } from "../package-root.js";
-export { resolveSchema, type ResolvedSchema, type ResolveOptions, type SchemaOrigin } from "./resolve.js";
+export {
+  resolveSchema,
+  type ResolvedSchema,
+  type ResolveOptions,
+  type SchemaOrigin,
+} from "./resolve.js";
 export {
   readRevisions,
   validateRevisions,

@@ -3,7 +3,12 @@ import { GeneratorError } from "../errors.js";
 import { downloadAll, installRevision, revisionSourceUrl, type FetchOptions } from "./fetch.js";
 import { sha256Hex } from "./integrity.js";
 import { defaultCacheDir, defaultRevisionsFile } from "./project-root.js";
-import { readRevisions, REVISION_NAME, validateRevisions, type RevisionEntry } from "./revisions.js";
+import {
+  readRevisions,
+  REVISION_NAME,
+  validateRevisions,
+  type RevisionEntry,
+} from "./revisions.js";
 
 /**
  * `mcp-gen fetch --revision R --commit C`: pins R to upstream commit C. The files are downloaded
@@ -28,33 +33,62 @@ export async function pinRevision(
   commit: string,
   options: Omit<FetchOptions, "manifest"> & { manifestFile?: string | undefined } = {},
 ): Promise<PinResult> {
-  if (!REVISION_NAME.test(revision)) throw new GeneratorError(`invalid revision name "${revision}" (expected e.g. 2025-06-18 or draft)`);
-  if (!/^[0-9a-f]{40}$/.test(commit)) throw new GeneratorError(`--commit must be a full commit id (40 lowercase hex digits), not "${commit}"`);
+  if (!REVISION_NAME.test(revision))
+    throw new GeneratorError(
+      `invalid revision name "${revision}" (expected e.g. 2025-06-18 or draft)`,
+    );
+  if (!/^[0-9a-f]{40}$/.test(commit))
+    throw new GeneratorError(
+      `--commit must be a full commit id (40 lowercase hex digits), not "${commit}"`,
+    );
   const manifestFile = options.manifestFile ?? defaultRevisionsFile();
   const manifest = readRevisions(manifestFile);
   const previous = manifest.revisions[revision];
   const paths = previous ? Object.keys(previous.files).sort() : ["schema.json", "schema.ts"];
   const draft: RevisionEntry = { commit, releaseDate: null, verified: true, files: {} };
   const source = revisionSourceUrl(revision, draft, manifest, options);
-  const contents = await downloadAll(source, paths, options.fetch ?? globalThis.fetch, options.timeoutMs ?? 30_000, () => {}, (path) => path !== "schema.ts");
+  const contents = await downloadAll(
+    source,
+    paths,
+    options.fetch ?? globalThis.fetch,
+    options.timeoutMs ?? 30_000,
+    () => {},
+    (path) => path !== "schema.ts",
+  );
 
-  const files = Object.fromEntries([...contents.keys()].sort().map((path) => [path, sha256Hex(contents.get(path)!)]));
+  const files = Object.fromEntries(
+    [...contents.keys()].sort().map((path) => [path, sha256Hex(contents.get(path)!)]),
+  );
   const entry: RevisionEntry = {
     commit,
-    releaseDate: previous ? previous.releaseDate : /^\d{4}-\d{2}-\d{2}$/.test(revision) ? revision : null,
+    releaseDate: previous
+      ? previous.releaseDate
+      : /^\d{4}-\d{2}-\d{2}$/.test(revision)
+        ? revision
+        : null,
     verified: true,
     note: `pinned by mcp-gen fetch --commit: every file downloaded from this commit and hashed`,
     files,
   };
   // The file as it is ($comment and key order kept), with the one entry set; through the same
   // checks as reading it back, so a pin that could not be read is never written.
-  const raw = JSON.parse(readFileSync(manifestFile, "utf8")) as { revisions: Record<string, unknown> };
-  raw.revisions = Object.fromEntries(Object.entries({ ...raw.revisions, [revision]: entry }).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const raw = JSON.parse(readFileSync(manifestFile, "utf8")) as {
+    revisions: Record<string, unknown>;
+  };
+  raw.revisions = Object.fromEntries(
+    Object.entries({ ...raw.revisions, [revision]: entry }).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
   validateRevisions(raw, manifestFile);
   const temp = `${manifestFile}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(raw, null, 2)}\n`);
   renameSync(temp, manifestFile);
 
   const dir = installRevision(options.cacheDir ?? defaultCacheDir(), revision, entry, contents);
-  return { revision, entry, manifestFile, dropped: previous ? paths.filter((p) => !contents.has(p)) : [], dir };
+  return {
+    revision,
+    entry,
+    manifestFile,
+    dropped: previous ? paths.filter((p) => !contents.has(p)) : [],
+    dir,
+  };
 }

@@ -52,7 +52,9 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
   const getManifest = (): RevisionsManifest => (manifest ??= readRevisions());
 
   if (!REVISION_NAME.test(revision)) {
-    throw new GeneratorError(`invalid revision name "${revision}" (expected e.g. 2025-06-18 or draft)`);
+    throw new GeneratorError(
+      `invalid revision name "${revision}" (expected e.g. 2025-06-18 or draft)`,
+    );
   }
   const found = (dir: string, origin: SchemaOrigin): ResolvedSchema => ({
     revision,
@@ -64,8 +66,15 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
     const m = getManifest();
     const entry = m.revisions[revision] as NonNullable<RevisionsManifest["revisions"][string]>;
     const from = revisionSourceUrl(revision, entry, m, { baseUrl: options.baseUrl, env });
-    log(`mcp-gen: ${why}; fetching pinned revision ${revision} from ${from} into ${join(cacheDir, revision)}`);
-    const fetchOptions: Parameters<typeof fetchRevision>[1] = { cacheDir, env, manifest: m, baseUrl: options.baseUrl };
+    log(
+      `mcp-gen: ${why}; fetching pinned revision ${revision} from ${from} into ${join(cacheDir, revision)}`,
+    );
+    const fetchOptions: Parameters<typeof fetchRevision>[1] = {
+      cacheDir,
+      env,
+      manifest: m,
+      baseUrl: options.baseUrl,
+    };
     if (options.fetch) fetchOptions.fetch = options.fetch;
     await fetchRevision(revision, fetchOptions);
     return found(cacheDir, "fetched");
@@ -94,7 +103,10 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
       return found(cacheDir, "cache");
     }
     const why = `the cached ${revision} is from commit ${stamp.commit.slice(0, 12)}, pinned is ${pin.commit.slice(0, 12)}`;
-    if (options.offline) throw new GeneratorError(`${why} (--offline): run without --offline or "mcp-gen fetch --revision ${revision}"`);
+    if (options.offline)
+      throw new GeneratorError(
+        `${why} (--offline): run without --offline or "mcp-gen fetch --revision ${revision}"`,
+      );
     return await attempt(() => fetchIntoCache(why), revision);
   }
 
@@ -105,7 +117,10 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
     );
   }
   if (options.offline) throw new GeneratorError(missingAdvice(revision));
-  return await attempt(() => fetchIntoCache(`no local schema.ts for revision ${revision}`), revision);
+  return await attempt(
+    () => fetchIntoCache(`no local schema.ts for revision ${revision}`),
+    revision,
+  );
 }
 
 /** One line naming the file that was expected, and the likely slip: a folder one level too high. */
@@ -113,7 +128,9 @@ function missingInSpecDir(explicit: ExplicitSpecDir, revision: string): string {
   const expected = schemaFileIn(explicit.dir, revision);
   const held = revisionsIn(explicit.dir);
   const flag = explicit.origin === "spec-dir" ? "--spec-dir" : "MCP_SPEC_DIR=";
-  const given = explicit.label.slice(explicit.origin === "spec-dir" ? "--spec-dir ".length : "MCP_SPEC_DIR=".length);
+  const given = explicit.label.slice(
+    explicit.origin === "spec-dir" ? "--spec-dir ".length : "MCP_SPEC_DIR=".length,
+  );
   const hint = hasSchema(join(explicit.dir, "schema"), revision)
     ? `; did you mean ${flag}${flag.endsWith("=") ? "" : " "}${join(given, "schema")}?`
     : held.length > 0
@@ -136,7 +153,10 @@ function missingAdvice(revision: string): string {
  * Whatever stops an automatic download (no network, HTTP error, hash mismatch)
  * ends in the advice line, with the reason appended.
  */
-async function attempt(run: () => Promise<ResolvedSchema>, revision: string): Promise<ResolvedSchema> {
+async function attempt(
+  run: () => Promise<ResolvedSchema>,
+  revision: string,
+): Promise<ResolvedSchema> {
   try {
     return await run();
   } catch (e) {

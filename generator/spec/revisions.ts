@@ -44,7 +44,9 @@ export const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  */
 export function isSafeRelativePath(path: string): boolean {
   if (path === "" || path.startsWith("/") || path.includes("\\")) return false;
-  return path.split("/").every((seg) => seg !== "" && seg !== "." && seg !== ".." && !seg.includes(":"));
+  return path
+    .split("/")
+    .every((seg) => seg !== "" && seg !== "." && seg !== ".." && !seg.includes(":"));
 }
 
 /** Reads and validates the manifest; any defect is a GeneratorError naming the file. */
@@ -75,7 +77,8 @@ export function validateRevisions(data: unknown, file: string): RevisionsManifes
   }
   const repository = data.repository as string;
   const rawBaseUrl = data.rawBaseUrl ?? `https://raw.githubusercontent.com/${repository}`;
-  if (typeof rawBaseUrl !== "string" || !/^https?:\/\//.test(rawBaseUrl)) fail(`"rawBaseUrl" must be an http(s) URL`);
+  if (typeof rawBaseUrl !== "string" || !/^https?:\/\//.test(rawBaseUrl))
+    fail(`"rawBaseUrl" must be an http(s) URL`);
   if (!isObject(data.revisions)) return fail(`"revisions" must be an object`);
 
   const revisions: Record<string, RevisionEntry> = {};
@@ -83,17 +86,24 @@ export function validateRevisions(data: unknown, file: string): RevisionsManifes
     const at = `revisions["${name}"]`;
     if (!REVISION_NAME.test(name)) fail(`${at}: revision name must match ${REVISION_NAME.source}`);
     if (!isObject(raw)) return fail(`${at} must be an object`);
-    if (typeof raw.commit !== "string" || !HEX40.test(raw.commit)) fail(`${at}.commit must be 40 lowercase hex digits`);
-    if (raw.releaseDate !== null && (typeof raw.releaseDate !== "string" || !DATE.test(raw.releaseDate))) {
+    if (typeof raw.commit !== "string" || !HEX40.test(raw.commit))
+      fail(`${at}.commit must be 40 lowercase hex digits`);
+    if (
+      raw.releaseDate !== null &&
+      (typeof raw.releaseDate !== "string" || !DATE.test(raw.releaseDate))
+    ) {
       fail(`${at}.releaseDate must be "YYYY-MM-DD" or null`);
     }
-    if (raw.verified !== undefined && typeof raw.verified !== "boolean") fail(`${at}.verified must be a boolean`);
+    if (raw.verified !== undefined && typeof raw.verified !== "boolean")
+      fail(`${at}.verified must be a boolean`);
     if (raw.note !== undefined && typeof raw.note !== "string") fail(`${at}.note must be a string`);
-    if (!isObject(raw.files) || Object.keys(raw.files).length === 0) return fail(`${at}.files must be a non-empty object`);
+    if (!isObject(raw.files) || Object.keys(raw.files).length === 0)
+      return fail(`${at}.files must be a non-empty object`);
     const files: Record<string, string> = {};
     for (const [path, digest] of Object.entries(raw.files)) {
       if (!isSafeRelativePath(path)) fail(`${at}.files: unsafe path "${path}"`);
-      if (typeof digest !== "string" || !HEX64.test(digest)) fail(`${at}.files["${path}"] must be a lowercase hex sha256`);
+      if (typeof digest !== "string" || !HEX64.test(digest))
+        fail(`${at}.files["${path}"] must be a lowercase hex sha256`);
       files[path] = digest as string;
     }
     if (!("schema.ts" in files)) fail(`${at}.files must list schema.ts`);
@@ -118,7 +128,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * null: a local edit or another revision's file is not that commit's. Null too when the manifest
  * cannot be read (provenance must not stop generation from a spec dir).
  */
-export function pinnedCommitOf(revision: string, schemaSha256: string, file?: string): string | null {
+export function pinnedCommitOf(
+  revision: string,
+  schemaSha256: string,
+  file?: string,
+): string | null {
   try {
     const pin = readRevisions(file).revisions[revision];
     return pin && pin.files["schema.ts"] === schemaSha256 ? pin.commit : null;

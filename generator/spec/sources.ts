@@ -19,9 +19,14 @@ export function chooseSpecDir(options: {
 }): ExplicitSpecDir | undefined {
   const cwd = options.cwd ?? process.cwd();
   if (options.specDir !== undefined && options.specDir !== "") {
-    return { dir: resolve(cwd, options.specDir), origin: "spec-dir", label: `--spec-dir ${options.specDir}` };
+    return {
+      dir: resolve(cwd, options.specDir),
+      origin: "spec-dir",
+      label: `--spec-dir ${options.specDir}`,
+    };
   }
   const fromEnv = (options.env ?? process.env).MCP_SPEC_DIR;
-  if (fromEnv) return { dir: resolve(cwd, fromEnv), origin: "env", label: `MCP_SPEC_DIR=${fromEnv}` };
+  if (fromEnv)
+    return { dir: resolve(cwd, fromEnv), origin: "env", label: `MCP_SPEC_DIR=${fromEnv}` };
   return undefined;
 }

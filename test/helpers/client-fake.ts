@@ -2,7 +2,10 @@
  * A scripted in-memory `ClientTransport` for the client tests: each request is answered by a
  * function of the message (a result, an error, or a thrown error), and everything sent is recorded.
  */
-import type { ClientTransport, TransportRequestOptions } from "../../generated/2026-07-28/client.js";
+import type {
+  ClientTransport,
+  TransportRequestOptions,
+} from "../../generated/2026-07-28/client.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Msg = Record<string, any>;
@@ -22,7 +25,11 @@ export interface FakeTransport extends ClientTransport {
 }
 
 export function fakeTransport(
-  answer: (message: Msg, options: TransportRequestOptions, index: number) => Answer | Promise<Answer>,
+  answer: (
+    message: Msg,
+    options: TransportRequestOptions,
+    index: number,
+  ) => Answer | Promise<Answer>,
   flags: { mirrorsHeaders?: boolean; probes?: boolean; cancelsByNotification?: boolean } = {},
 ): FakeTransport {
   const transport: FakeTransport = {
@@ -31,7 +38,11 @@ export function fakeTransport(
     notified: [],
     closed: false,
     async request(message, options) {
-      transport.sent.push({ message: structuredClone(message) as Msg, headers: { ...options.headers }, progressToken: options.progressToken });
+      transport.sent.push({
+        message: structuredClone(message) as Msg,
+        headers: { ...options.headers },
+        progressToken: options.progressToken,
+      });
       const answered = await answer(message as Msg, options, transport.sent.length - 1);
       return { jsonrpc: "2.0", id: message.id, ...answered } as never;
     },
@@ -47,10 +58,23 @@ export function fakeTransport(
 
 /** Valid 2026-07-28 results, as a server would send them (resultType left out: the client fills it). */
 export const results = {
-  tools: (tools: Msg[], nextCursor?: string): Msg => ({ tools, ttlMs: 0, cacheScope: "private", ...(nextCursor ? { nextCursor } : {}) }),
-  tool: (name: string, properties: Msg = {}): Msg => ({ name, inputSchema: { type: "object", properties } }),
+  tools: (tools: Msg[], nextCursor?: string): Msg => ({
+    tools,
+    ttlMs: 0,
+    cacheScope: "private",
+    ...(nextCursor ? { nextCursor } : {}),
+  }),
+  tool: (name: string, properties: Msg = {}): Msg => ({
+    name,
+    inputSchema: { type: "object", properties },
+  }),
   call: (text = "ok"): Msg => ({ content: [{ type: "text", text }] }),
-  discover: (supportedVersions = ["2026-07-28"]): Msg => ({ supportedVersions, capabilities: {}, ttlMs: 0, cacheScope: "public" }),
+  discover: (supportedVersions = ["2026-07-28"]): Msg => ({
+    supportedVersions,
+    capabilities: {},
+    ttlMs: 0,
+    cacheScope: "public",
+  }),
 };
 
 export const INFO = { name: "client-test", version: "1.0.0" };

@@ -21,7 +21,9 @@ export interface RawServer {
 export type Reply = { status?: number; contentType?: string; body: string; hold?: boolean };
 
 /** Answers every request with `reply(body, index)`; records method, url, headers and body. */
-export async function rawServer(reply: (body: Record<string, unknown>, index: number) => Reply): Promise<RawServer> {
+export async function rawServer(
+  reply: (body: Record<string, unknown>, index: number) => Reply,
+): Promise<RawServer> {
   const requests: Recorded[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,7 +33,9 @@ export async function rawServer(reply: (body: Record<string, unknown>, index: nu
       const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
       requests.push({ method: req.method, url: req.url, headers: req.headers, body });
       const answer = reply(body, requests.length - 1);
-      res.writeHead(answer.status ?? 200, { "Content-Type": answer.contentType ?? "application/json" });
+      res.writeHead(answer.status ?? 200, {
+        "Content-Type": answer.contentType ?? "application/json",
+      });
       if (answer.hold) res.write(answer.body);
       else res.end(answer.body);
     });
@@ -49,7 +53,8 @@ export async function rawServer(reply: (body: Record<string, unknown>, index: nu
   };
 }
 
-export const sse = (...messages: unknown[]): string => messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join("");
+export const sse = (...messages: unknown[]): string =>
+  messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join("");
 
 /** A node program (for `node -e`) that answers stdio lines with `script(message, write)`. */
 export function stdioScript(body: string): string[] {

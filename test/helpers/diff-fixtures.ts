@@ -23,9 +23,16 @@ const composed = mkdtempSync(join(tmpdir(), "mcp-gen-diff-fixtures-"));
 
 /** The path of a rule's `from` or `to` schema, written out from the base and the rule's edits. */
 export function diffFixture(rule: string, side: "from" | "to"): string {
-  const edits = (JSON.parse(readFileSync(join(DIFF_FIXTURES, rule, "edits.json"), "utf8")) as Record<string, Edit[]>)[side] ?? [];
+  const edits =
+    (
+      JSON.parse(readFileSync(join(DIFF_FIXTURES, rule, "edits.json"), "utf8")) as Record<
+        string,
+        Edit[]
+      >
+    )[side] ?? [];
   const lines = base();
-  for (const edit of [...edits].sort((a, b) => b.line - a.line)) lines.splice(edit.line - 1, edit.delete, ...edit.insert);
+  for (const edit of [...edits].sort((a, b) => b.line - a.line))
+    lines.splice(edit.line - 1, edit.delete, ...edit.insert);
   const file = join(composed, rule, `${side}.ts`);
   mkdirSync(join(composed, rule), { recursive: true });
   writeFileSync(file, lines.join("\n"));

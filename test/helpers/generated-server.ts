@@ -14,14 +14,23 @@ export interface GeneratedServer {
  * Generates a schema's text into a temp folder and imports its server and validators (vitest
  * compiles the TypeScript); `dispose` removes every folder made so far (call it in `afterAll`).
  */
-export function serverGenerator(prefix: string): { generate(schema: string, revision: string): Promise<GeneratedServer>; dispose(): void } {
+export function serverGenerator(prefix: string): {
+  generate(schema: string, revision: string): Promise<GeneratedServer>;
+  dispose(): void;
+} {
   const dirs: string[] = [];
   return {
     async generate(schema, revision) {
       const model = loadSchemaText(schema, revision);
-      const dir = writeToTemp(await renderRevision(model, GOLDEN_VERSION, emitFacts(model)), prefix);
+      const dir = writeToTemp(
+        await renderRevision(model, GOLDEN_VERSION, emitFacts(model)),
+        prefix,
+      );
       dirs.push(dir);
-      const load = (file: string) => import(/* @vite-ignore */ pathToFileURL(join(dir, file)).href) as Promise<Record<string, unknown>>;
+      const load = (file: string) =>
+        import(/* @vite-ignore */ pathToFileURL(join(dir, file)).href) as Promise<
+          Record<string, unknown>
+        >;
       return { server: await load("server.ts"), validators: await load("validators.ts") };
     },
     dispose() {

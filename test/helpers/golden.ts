@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,7 +32,9 @@ export type GoldenFile = (typeof GOLDEN_FILES)[number];
 /** Every fixture folder holding a `schema.ts`, in name order. */
 export function fixtureNames(): string[] {
   return readdirSync(FIXTURES_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(FIXTURES_DIR, entry.name, "schema.ts")))
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(join(FIXTURES_DIR, entry.name, "schema.ts")),
+    )
     .map((entry) => entry.name)
     .sort();
 }
@@ -60,7 +70,15 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
     if (!file) throw new Error(`fixture ${name}: the generator produced no ${path}`);
     return file.content;
   };
-  return { model, files, golden: { "ir.json": ir, "types.ts": content("types.ts"), "validators.ts": content("validators.ts") } };
+  return {
+    model,
+    files,
+    golden: {
+      "ir.json": ir,
+      "types.ts": content("types.ts"),
+      "validators.ts": content("validators.ts"),
+    },
+  };
 }
 
 export function readExpected(name: string, file: GoldenFile): string | null {
@@ -84,9 +102,13 @@ export function writeToTemp(files: readonly GeneratedFile[], prefix = "mcp-gen-g
 }
 
 /** The generated validators module of a rendered fixture, imported from a temp folder (vitest compiles the TS). */
-export async function importValidators<T = Record<string, unknown>>(rendered: RenderedFixture): Promise<{ module: T; dispose: () => void }> {
+export async function importValidators<T = Record<string, unknown>>(
+  rendered: RenderedFixture,
+): Promise<{ module: T; dispose: () => void }> {
   const dir = writeToTemp(rendered.files);
-  const module = (await import(/* @vite-ignore */ pathToFileURL(join(dir, "validators.ts")).href)) as T;
+  const module = (await import(
+    /* @vite-ignore */ pathToFileURL(join(dir, "validators.ts")).href
+  )) as T;
   return { module, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -102,7 +124,10 @@ export function loadSchemaText(text: string, revision = "inline"): ProtocolModel
 }
 
 /** A definition by name, failing loudly when it is missing. */
-export function definition(model: ProtocolModel, name: string): ProtocolModel["definitions"][number] {
+export function definition(
+  model: ProtocolModel,
+  name: string,
+): ProtocolModel["definitions"][number] {
   const found = model.definitions.find((d) => d.name === name);
   if (!found) throw new Error(`no definition ${name} in ${model.revision}`);
   return found;

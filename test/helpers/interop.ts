@@ -49,8 +49,15 @@ export const FIXTURE_TOOL_NAMES = [
 export function buildFixture(): { fixture: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-interop-"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  execFileSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(ROOT, "tsconfig.examples.json"), "--outDir", dir], { cwd: ROOT, stdio: "pipe" });
-  return { fixture: join(dir, "examples", "conformance-server.js"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  execFileSync(
+    join(ROOT, "node_modules", ".bin", "tsc"),
+    ["-p", join(ROOT, "tsconfig.examples.json"), "--outDir", dir],
+    { cwd: ROOT, stdio: "pipe" },
+  );
+  return {
+    fixture: join(dir, "examples", "conformance-server.js"),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
@@ -79,7 +86,9 @@ export function fixtureProcess(): { readonly fixture: string; readonly url: stri
 }
 
 /** Spawns the fixture on a free port (`--port 0`) and resolves with its endpoint once it listens. */
-export function startHttpFixture(fixture: string): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+export function startHttpFixture(
+  fixture: string,
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   return startListening([fixture, "--port", "0"], "the fixture");
 }
 

@@ -15,7 +15,12 @@ type Schema = { [key: string]: unknown };
 
 /** Sets an own data property, also for keys like `__proto__` whose assignment would do something else. */
 export function setKey(object: { [key: string]: Json }, key: string, value: Json): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** A deep copy that keeps `__proto__` keys as own properties. */
@@ -107,10 +112,46 @@ export const STRINGS: readonly string[] = [
 
 /** Numbers around integer/number checks and the bounds the schema uses (0..1 priorities, etc.). */
 export const NUMBERS: readonly number[] = [
-  0, -0, 1, -1, 2, 0.5, -0.5, 1.5, 0.1, 0.9999999, 1.0000001, 100, 101, 1000, -32700, -32600, -32601, -32602,
-  -32603, -32000, -32001, -32002, -32042, -32768, -32769, 2 ** 31, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, -(2 ** 53),
-  Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 1e21, 1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, 5e-324,
-  1e-7, 123.456,
+  0,
+  -0,
+  1,
+  -1,
+  2,
+  0.5,
+  -0.5,
+  1.5,
+  0.1,
+  0.9999999,
+  1.0000001,
+  100,
+  101,
+  1000,
+  -32700,
+  -32600,
+  -32601,
+  -32602,
+  -32603,
+  -32000,
+  -32001,
+  -32002,
+  -32042,
+  -32768,
+  -32769,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  5e-324,
+  1e-7,
+  123.456,
 ];
 
 /** Keys to add: awkward ones for objects and pointers, plus the schema's own property names. */
@@ -167,14 +208,23 @@ export function schemaFacts(schema: unknown): SchemaFacts {
     if (Array.isArray(s["enum"])) s["enum"].forEach(add);
     for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
       const bound = s[key];
-      if (typeof bound === "number") for (const d of [0, -1, 1, -0.5, 0.5, -1e-9, 1e-9]) bounds.add(bound + d);
+      if (typeof bound === "number")
+        for (const d of [0, -1, 1, -0.5, 0.5, -1e-9, 1e-9]) bounds.add(bound + d);
     }
     for (const key of ["minItems", "maxItems"]) {
       const length = s[key];
-      if (typeof length === "number") for (const d of [0, -1, 1]) if (length + d >= 0) lengths.add(length + d);
+      if (typeof length === "number")
+        for (const d of [0, -1, 1]) if (length + d >= 0) lengths.add(length + d);
     }
     for (const [key, child] of Object.entries(s)) {
-      if (key === "const" || key === "enum" || key === "description" || key === "default" || key === "examples") continue;
+      if (
+        key === "const" ||
+        key === "enum" ||
+        key === "description" ||
+        key === "default" ||
+        key === "examples"
+      )
+        continue;
       if (key === "properties" && child && typeof child === "object") {
         for (const name of Object.keys(child)) propertyNames.add(name);
       }
@@ -196,12 +246,23 @@ export function schemaFacts(schema: unknown): SchemaFacts {
 // ---------------------------------------------------------------------------------------------
 
 /** Strings for each format the schema uses: valid ones, then near misses (mutations add more). */
-const FORMAT_SAMPLES: Readonly<Record<string, { valid: readonly string[]; invalid: readonly string[] }>> = {
+const FORMAT_SAMPLES: Readonly<
+  Record<string, { valid: readonly string[]; invalid: readonly string[] }>
+> = {
   uri: {
-    valid: ["https://example.com/resource", "file:///project/src/main.rs", "urn:x:y", "http://x", "mailto:a@b.c"],
+    valid: [
+      "https://example.com/resource",
+      "file:///project/src/main.rs",
+      "urn:x:y",
+      "http://x",
+      "mailto:a@b.c",
+    ],
     invalid: ["not a uri", "", "/relative", "x:"],
   },
-  "uri-template": { valid: ["file:///{path}", "https://example.com/{id}", "plain", "{+a,b*}"], invalid: ["{a.b}", "{", "a}"] },
+  "uri-template": {
+    valid: ["file:///{path}", "https://example.com/{id}", "plain", "{+a,b*}"],
+    invalid: ["{a.b}", "{", "a}"],
+  },
   byte: { valid: ["aGVsbG8=", "AAAA", "YWI=", ""], invalid: ["!!!", "A===", "AAAAA"] },
 };
 
@@ -214,7 +275,11 @@ const FORMAT_SAMPLES: Readonly<Record<string, { valid: readonly string[]; invali
  * which unions prefer members without references, objects keep only their required properties and
  * arrays stay empty.
  */
-export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4): (name: string) => fc.Arbitrary<Json> {
+export function schemaArbitraries(
+  schema: Schema,
+  defsKey: string,
+  maxDepth = 4,
+): (name: string) => fc.Arbitrary<Json> {
   const defs = schema[defsKey] as Record<string, Schema>;
   const prefix = `#/${defsKey}/`;
   const cache = new Map<string, fc.Arbitrary<Json>>();
@@ -225,7 +290,10 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
     return decodeURIComponent(ref.slice(prefix.length)).replace(/~1/g, "/").replace(/~0/g, "~");
   };
 
-  const isRecursive = (node: Schema): boolean => JSON.stringify(node).includes('"$ref"') || node["type"] === "object" || node["type"] === "array";
+  const isRecursive = (node: Schema): boolean =>
+    JSON.stringify(node).includes('"$ref"') ||
+    node["type"] === "object" ||
+    node["type"] === "array";
 
   const of = (node: unknown, depth: number): fc.Arbitrary<Json> => {
     if (node === true || node === undefined) return fc.constant(null).map(() => ({}));
@@ -247,12 +315,19 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
       // Now and then another literal of the schema in place of the expected one.
       const value = s["const"] as Json;
       const others = typeof value === "string" ? literals.filter((l) => l !== value) : [];
-      return others.length > 0 ? fc.oneof({ weight: 15, arbitrary: fc.constant(value) }, { weight: 1, arbitrary: fc.constantFrom(...others) }) : fc.constant(value);
+      return others.length > 0
+        ? fc.oneof(
+            { weight: 15, arbitrary: fc.constant(value) },
+            { weight: 1, arbitrary: fc.constantFrom(...others) },
+          )
+        : fc.constant(value);
     }
     if (Array.isArray(s["enum"])) return fc.constantFrom(...(s["enum"] as Json[]));
     if (Array.isArray(s["allOf"])) {
       const parts = (s["allOf"] as unknown[]).map((part) => of(part, depth));
-      return fc.tuple(...parts).map((values) => values.reduce<Json>((merged, v) => mergeObjects(merged, v), {}));
+      return fc
+        .tuple(...parts)
+        .map((values) => values.reduce<Json>((merged, v) => mergeObjects(merged, v), {}));
     }
     if (Array.isArray(s["anyOf"]) || Array.isArray(s["oneOf"])) {
       const members = (s["anyOf"] ?? s["oneOf"]) as Schema[];
@@ -278,8 +353,20 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
           ...(type === "integer" ? [min + 0.5, 2.5] : []),
         ];
         const inRange =
-          type === "integer" ? whole : fc.oneof(whole, fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)));
-        return edges.length > 0 ? fc.oneof({ weight: 5, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(...edges) }) : inRange;
+          type === "integer"
+            ? whole
+            : fc.oneof(
+                whole,
+                fc
+                  .double({ min, max, noNaN: true, noDefaultInfinity: true })
+                  .map((x) => (Object.is(x, -0) ? 0 : x)),
+              );
+        return edges.length > 0
+          ? fc.oneof(
+              { weight: 5, arbitrary: inRange },
+              { weight: 1, arbitrary: fc.constantFrom(...edges) },
+            )
+          : inRange;
       }
       case "string": {
         const format = s["format"];
@@ -302,7 +389,11 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
         if (typeof maxItems !== "number") return short;
         // Arrays at the limit and one past it.
         const limit = (length: number) => fc.array(items, { minLength: length, maxLength: length });
-        return fc.oneof({ weight: 6, arbitrary: short }, { weight: 1, arbitrary: limit(maxItems) }, { weight: 1, arbitrary: limit(maxItems + 1) });
+        return fc.oneof(
+          { weight: 6, arbitrary: short },
+          { weight: 1, arbitrary: limit(maxItems) },
+          { weight: 1, arbitrary: limit(maxItems + 1) },
+        );
       }
       case "object":
       case undefined:
@@ -320,10 +411,15 @@ export function schemaArbitraries(schema: Schema, defsKey: string, maxDepth = 4)
       if (!required.has(name) && depth <= 0) continue;
       record[name] = of(property, required.has(name) ? depth : depth - 1);
     }
-    const base = fc.record(record, { requiredKeys: Object.keys(record).filter((name) => required.has(name)) });
+    const base = fc.record(record, {
+      requiredKeys: Object.keys(record).filter((name) => required.has(name)),
+    });
     const additional = s["additionalProperties"];
-    if (depth <= 0 || additional === false || additional === undefined) return base.map(toJsonObject);
-    const extra = fc.dictionary(fc.constantFrom("k", "other", "a/b"), of(additional, depth - 1), { maxKeys: 2 });
+    if (depth <= 0 || additional === false || additional === undefined)
+      return base.map(toJsonObject);
+    const extra = fc.dictionary(fc.constantFrom("k", "other", "a/b"), of(additional, depth - 1), {
+      maxKeys: 2,
+    });
     return fc.tuple(base, extra).map(([known, more]) => toJsonObject({ ...more, ...known }));
   };
 
@@ -342,7 +438,8 @@ function toJsonObject(record: Record<string, unknown>): Json {
 function mergeObjects(a: Json, b: Json): Json {
   if (!isPlainObject(a) || !isPlainObject(b)) return b;
   const merged = clone(a) as { [key: string]: Json };
-  for (const key of Object.keys(b)) setKey(merged, key, key in merged ? mergeObjects(merged[key]!, b[key]!) : b[key]!);
+  for (const key of Object.keys(b))
+    setKey(merged, key, key in merged ? mergeObjects(merged[key]!, b[key]!) : b[key]!);
   return merged;
 }
 
@@ -432,7 +529,12 @@ const pickFrom = <T>(items: readonly T[], n: number): T => items[n % items.lengt
  * Applies mutations in order to a copy of `value`; `donors` are values that `graft` may insert
  * (other seeds). The input is never modified.
  */
-export function mutate(value: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json {
+export function mutate(
+  value: Json,
+  mutations: readonly Mutation[],
+  facts: SchemaFacts,
+  donors: readonly Json[],
+): Json {
   let root = clone(value);
   for (const mutation of mutations) root = mutateOnce(root, mutation, facts, donors);
   return root;
@@ -443,12 +545,26 @@ export function mutate(value: Json, mutations: readonly Mutation[], facts: Schem
  * constraint probed at a time), and all of them applied in turn. Independent copies; the seed is
  * never modified.
  */
-export function mutationFamily(seed: Json, mutations: readonly Mutation[], facts: SchemaFacts, donors: readonly Json[]): Json[] {
+export function mutationFamily(
+  seed: Json,
+  mutations: readonly Mutation[],
+  facts: SchemaFacts,
+  donors: readonly Json[],
+): Json[] {
   const singles = mutations.map((mutation) => mutateOnce(clone(seed), mutation, facts, donors));
-  return [seed, ...singles, ...(mutations.length > 1 ? [mutate(seed, mutations, facts, donors)] : [])];
+  return [
+    seed,
+    ...singles,
+    ...(mutations.length > 1 ? [mutate(seed, mutations, facts, donors)] : []),
+  ];
 }
 
-function mutateOnce(root: Json, { kind, where, pick }: Mutation, facts: SchemaFacts, donors: readonly Json[]): Json {
+function mutateOnce(
+  root: Json,
+  { kind, where, pick }: Mutation,
+  facts: SchemaFacts,
+  donors: readonly Json[],
+): Json {
   const all = locations(root);
   if (kind === "deleteProperty") {
     // Any property or item, chosen among all of them: the deepest ones are as likely as the root's.
@@ -473,20 +589,46 @@ function mutateOnce(root: Json, { kind, where, pick }: Mutation, facts: SchemaFa
 }
 
 /** Other JSON types, for `replaceType`: one of each kind, including empty containers. */
-const OTHER_TYPES: readonly Json[] = [null, true, false, 0, 1, -1, 0.5, "", "x", [], {}, [null], { x: 1 }];
+const OTHER_TYPES: readonly Json[] = [
+  null,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  0.5,
+  "",
+  "x",
+  [],
+  {},
+  [null],
+  { x: 1 },
+];
 
 /** A fresh copy of a pool value: pools are shared, values are mutated in place later. */
 const fresh = <T extends Json>(items: readonly T[], n: number): T => clone(pickFrom(items, n));
 
-function mutateValue(current: Json, kind: MutationKind, pick: number, facts: SchemaFacts, donors: readonly Json[]): Json {
+function mutateValue(
+  current: Json,
+  kind: MutationKind,
+  pick: number,
+  facts: SchemaFacts,
+  donors: readonly Json[],
+): Json {
   const variant = Math.floor(pick / 7);
   switch (kind) {
     case "deleteProperty":
       return current; // done by mutateOnce, which needs the parent
     case "addProperty": {
-      if (!isPlainObject(current)) return { [pickFrom(facts.propertyNames, pick)]: fresh(OTHER_TYPES, variant) };
-      const key = pick % 3 === 0 ? pickFrom(AWKWARD_KEYS, variant) : pickFrom(facts.propertyNames, pick);
-      setKey(current, key, fresh([...OTHER_TYPES, ...STRINGS.slice(0, 8), ...NUMBERS.slice(0, 8)], variant));
+      if (!isPlainObject(current))
+        return { [pickFrom(facts.propertyNames, pick)]: fresh(OTHER_TYPES, variant) };
+      const key =
+        pick % 3 === 0 ? pickFrom(AWKWARD_KEYS, variant) : pickFrom(facts.propertyNames, pick);
+      setKey(
+        current,
+        key,
+        fresh([...OTHER_TYPES, ...STRINGS.slice(0, 8), ...NUMBERS.slice(0, 8)], variant),
+      );
       return current;
     }
     case "replaceType":
@@ -506,14 +648,26 @@ function mutateValue(current: Json, kind: MutationKind, pick: number, facts: Sch
         pickFrom(NUMBERS, variant),
         pickFrom(facts.numbers.length ? facts.numbers : NUMBERS, variant),
         // The schema's bounds and their neighbours, often: they are where checks differ.
-        ...[0, 1, 2, 3].map((k) => pickFrom(facts.bounds.length ? facts.bounds : NUMBERS, variant + k * 5)),
+        ...[0, 1, 2, 3].map((k) =>
+          pickFrom(facts.bounds.length ? facts.bounds : NUMBERS, variant + k * 5),
+        ),
       ];
       const next = pickFrom(candidates, pick);
       return Number.isFinite(next) ? next : 0;
     }
     case "string": {
       if (typeof current !== "string") return pickFrom(STRINGS, pick);
-      const candidates = ["", current + " ", " " + current, current.slice(1), current.toUpperCase(), current + "/", `${current}{x}`, current + "=", current.slice(0, -1)];
+      const candidates = [
+        "",
+        current + " ",
+        " " + current,
+        current.slice(1),
+        current.toUpperCase(),
+        current + "/",
+        `${current}{x}`,
+        current + "=",
+        current.slice(0, -1),
+      ];
       return pickFrom(candidates, pick);
     }
     case "formatString":
@@ -528,13 +682,15 @@ function mutateValue(current: Json, kind: MutationKind, pick: number, facts: Sch
         const items = current.length > 0 ? current : [pickFrom(OTHER_TYPES, variant)];
         return Array.from({ length }, (_, i) => clone(items[i % items.length]!));
       }
-      if (op === 5 && current.length > 0) return Array.from({ length: 101 }, (_, i) => clone(current[i % current.length]!));
+      if (op === 5 && current.length > 0)
+        return Array.from({ length: 101 }, (_, i) => clone(current[i % current.length]!));
       if (op === 2) return [...current, fresh(OTHER_TYPES, variant)];
       if (op === 3 && current.length > 0) return [...current, clone(current[current.length - 1]!)];
       return current.length > 0 ? current.slice(1) : [fresh(OTHER_TYPES, variant)];
     }
     case "swapLiteral": {
-      if (typeof current === "number" && facts.numbers.length > 0) return pickFrom(facts.numbers, pick);
+      if (typeof current === "number" && facts.numbers.length > 0)
+        return pickFrom(facts.numbers, pick);
       return pickFrom(facts.literals, pick);
     }
     case "nest": {
@@ -553,7 +709,19 @@ function mutateValue(current: Json, kind: MutationKind, pick: number, facts: Sch
     }
     case "protoKey": {
       const key = pickFrom(["__proto__", "constructor", "prototype"], pick);
-      const value = fresh<Json>([{}, { x: 1 }, null, "x", [], 1, { polluted: true }, donors.length ? pickFrom(donors, variant) : {}], variant);
+      const value = fresh<Json>(
+        [
+          {},
+          { x: 1 },
+          null,
+          "x",
+          [],
+          1,
+          { polluted: true },
+          donors.length ? pickFrom(donors, variant) : {},
+        ],
+        variant,
+      );
       const target: { [key: string]: Json } = isPlainObject(current) ? current : {};
       setKey(target, key, value);
       return target;

@@ -73,7 +73,11 @@ export interface World {
     paths: string[];
     registrations: Array<{ as: string; body: Record<string, unknown> }>;
     authorizations: Array<{ as: string; query: Record<string, string> }>;
-    tokenRequests: Array<{ as: string; body: Record<string, string>; authorization: string | undefined }>;
+    tokenRequests: Array<{
+      as: string;
+      body: Record<string, string>;
+      authorization: string | undefined;
+    }>;
     mcp: Array<{ method: string; authorization: string | undefined }>;
   };
   tokens: Map<string, Token>;
@@ -90,7 +94,12 @@ function read(req: IncomingMessage): Promise<string> {
   });
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
@@ -99,20 +108,45 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
   const servers = options.servers ?? { main: { path: "" } };
   const current = options.current ?? (() => Object.keys(servers)[0]!);
   const prmAt = options.prmAt ?? "/.well-known/oauth-protected-resource/mcp";
-  const seen: World["seen"] = { paths: [], registrations: [], authorizations: [], tokenRequests: [], mcp: [] };
+  const seen: World["seen"] = {
+    paths: [],
+    registrations: [],
+    authorizations: [],
+    tokenRequests: [],
+    mcp: [],
+  };
   const tokens = new Map<string, Token>();
-  const codes = new Map<string, { as: string; challenge: string; scope: string[]; resource: string | null; clientId: string }>();
+  const codes = new Map<
+    string,
+    { as: string; challenge: string; scope: string[]; resource: string | null; clientId: string }
+  >();
   const refreshTokens = new Map<string, Token>();
   let origin = "";
   const issuerOf = (name: string) => `${origin}${servers[name]!.path}`;
   const published = (name: string) => servers[name]!.issuer?.(issuerOf(name)) ?? issuerOf(name);
   const resourceId = () => options.resource?.(origin) ?? `${origin}/mcp`;
-  const asAt = (path: string) => Object.entries(servers).find(([, as]) => path.startsWith(`${as.path}/as/`) || path === (as.metadataAt ?? `/.well-known/oauth-authorization-server${as.path}`));
+  const asAt = (path: string) =>
+    Object.entries(servers).find(
+      ([, as]) =>
+        path.startsWith(`${as.path}/as/`) ||
+        path === (as.metadataAt ?? `/.well-known/oauth-authorization-server${as.path}`),
+    );
   const mint = (as: string, scope: string[], resource: string | null, clientId: string | null) => {
     const token = `tok-${randomBytes(8).toString("hex")}`;
     const o = servers[as]!;
-    tokens.set(token, { as, scope, expires: Date.now() + (o.expiresIn ?? 3600) * 1000, resource, clientId });
-    const answer: Record<string, unknown> = { access_token: token, token_type: "Bearer", expires_in: o.expiresIn ?? 3600, scope: scope.join(" ") };
+    tokens.set(token, {
+      as,
+      scope,
+      expires: Date.now() + (o.expiresIn ?? 3600) * 1000,
+      resource,
+      clientId,
+    });
+    const answer: Record<string, unknown> = {
+      access_token: token,
+      token_type: "Bearer",
+      expires_in: o.expiresIn ?? 3600,
+      scope: scope.join(" "),
+    };
     if (o.refreshTokens) {
       const refresh = `ref-${randomBytes(8).toString("hex")}`;
       refreshTokens.set(refresh, tokens.get(token)!);
@@ -149,13 +183,40 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
             .filter(Boolean)
             .join(", "),
         ].join(" ");
-      const token = authorization?.startsWith("Bearer ") ? tokens.get(authorization.slice(7)) : undefined;
-      if (!token || token.expires <= Date.now() || token.as !== current() || token.resource !== resourceId())
-        return json(res, 401, { error: "invalid_token" }, { "WWW-Authenticate": challenge(authorization ? "invalid_token" : undefined) });
-      if (options.alwaysForbidden || (need && !need.split(" ").every((s) => token.scope.includes(s))))
-        return json(res, 403, { error: options.forbiddenError ?? "insufficient_scope" }, { "WWW-Authenticate": challenge(options.forbiddenError ?? "insufficient_scope") });
-      const result = message.method === "tools/list" ? results.tools([results.tool("echo")]) : results.call("done");
-      return json(res, 200, { jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ...result } });
+      const token = authorization?.startsWith("Bearer ")
+        ? tokens.get(authorization.slice(7))
+        : undefined;
+      if (
+        !token ||
+        token.expires <= Date.now() ||
+        token.as !== current() ||
+        token.resource !== resourceId()
+      )
+        return json(
+          res,
+          401,
+          { error: "invalid_token" },
+          { "WWW-Authenticate": challenge(authorization ? "invalid_token" : undefined) },
+        );
+      if (
+        options.alwaysForbidden ||
+        (need && !need.split(" ").every((s) => token.scope.includes(s)))
+      )
+        return json(
+          res,
+          403,
+          { error: options.forbiddenError ?? "insufficient_scope" },
+          { "WWW-Authenticate": challenge(options.forbiddenError ?? "insufficient_scope") },
+        );
+      const result =
+        message.method === "tools/list"
+          ? results.tools([results.tool("echo")])
+          : results.call("done");
+      return json(res, 200, {
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { resultType: "complete", ...result },
+      });
     }
     const found = asAt(path);
     if (!found) return json(res, 404, { error: "not_found" });
@@ -171,7 +232,9 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
         grant_types_supported: as.grantTypes ?? ["authorization_code", "refresh_token"],
         ...(as.pkce === false ? {} : { code_challenge_methods_supported: ["S256"] }),
         token_endpoint_auth_methods_supported: as.authMethods ?? ["none"],
-        ...(as.issAdvertised === false ? {} : { authorization_response_iss_parameter_supported: true }),
+        ...(as.issAdvertised === false
+          ? {}
+          : { authorization_response_iss_parameter_supported: true }),
         ...(as.scopesSupported ? { scopes_supported: as.scopesSupported } : {}),
         ...(as.cimd ? { client_id_metadata_document_supported: true } : {}),
       });
@@ -189,7 +252,13 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
       const query = Object.fromEntries(url.searchParams);
       seen.authorizations.push({ as: name, query });
       const code = `code-${randomBytes(8).toString("hex")}`;
-      codes.set(code, { as: name, challenge: query.code_challenge ?? "", scope: (query.scope ?? "").split(" ").filter(Boolean), resource: query.resource ?? null, clientId: query.client_id ?? "" });
+      codes.set(code, {
+        as: name,
+        challenge: query.code_challenge ?? "",
+        scope: (query.scope ?? "").split(" ").filter(Boolean),
+        resource: query.resource ?? null,
+        clientId: query.client_id ?? "",
+      });
       const back = new URL(query.redirect_uri!);
       back.searchParams.set("code", code);
       if (query.state) back.searchParams.set("state", query.state);
@@ -211,12 +280,21 @@ export async function oauthWorld(options: WorldOptions = {}): Promise<World> {
         const previous = refreshTokens.get(form.refresh_token ?? "");
         if (!previous) return json(res, 400, { error: "invalid_grant" });
         refreshTokens.delete(form.refresh_token!);
-        return json(res, 200, mint(previous.as, previous.scope, form.resource ?? null, previous.clientId));
+        return json(
+          res,
+          200,
+          mint(previous.as, previous.scope, form.resource ?? null, previous.clientId),
+        );
       }
       const grant = codes.get(form.code ?? "");
       codes.delete(form.code ?? "");
-      const verified = grant && createHash("sha256").update(form.code_verifier ?? "").digest("base64url") === grant.challenge;
-      if (!grant || !verified || grant.as !== name || grant.resource !== (form.resource ?? null)) return json(res, 400, { error: "invalid_grant" });
+      const verified =
+        grant &&
+        createHash("sha256")
+          .update(form.code_verifier ?? "")
+          .digest("base64url") === grant.challenge;
+      if (!grant || !verified || grant.as !== name || grant.resource !== (form.resource ?? null))
+        return json(res, 400, { error: "invalid_grant" });
       return json(res, 200, mint(name, grant.scope, grant.resource, grant.clientId));
     }
     return json(res, 404, { error: "not_found" });

@@ -32,7 +32,10 @@ export function toPointer(segments: readonly string[]): string {
 }
 
 /** The value a pointer designates, or a description of the first segment that does not resolve. */
-export function resolvePointer(value: unknown, pointer: string): { ok: true; target: unknown } | { ok: false; problem: string } {
+export function resolvePointer(
+  value: unknown,
+  pointer: string,
+): { ok: true; target: unknown } | { ok: false; problem: string } {
   let node = value;
   const segments = pointerSegments(pointer);
   for (let i = 0; i < segments.length; i++) {
@@ -40,14 +43,24 @@ export function resolvePointer(value: unknown, pointer: string): { ok: true; tar
     const at = toPointer(segments.slice(0, i)) || "the root";
     if (Array.isArray(node)) {
       if (!INDEX.test(segment) || Number(segment) >= node.length) {
-        return { ok: false, problem: `segment ${JSON.stringify(segment)} is not an index of the array at ${at} (length ${node.length})` };
+        return {
+          ok: false,
+          problem: `segment ${JSON.stringify(segment)} is not an index of the array at ${at} (length ${node.length})`,
+        };
       }
       node = node[Number(segment)];
     } else if (node !== null && typeof node === "object") {
-      if (!Object.hasOwn(node, segment)) return { ok: false, problem: `the object at ${at} has no property ${JSON.stringify(segment)}` };
+      if (!Object.hasOwn(node, segment))
+        return {
+          ok: false,
+          problem: `the object at ${at} has no property ${JSON.stringify(segment)}`,
+        };
       node = (node as Record<string, unknown>)[segment];
     } else {
-      return { ok: false, problem: `segment ${JSON.stringify(segment)} goes into the ${node === null ? "null" : typeof node} at ${at}` };
+      return {
+        ok: false,
+        problem: `segment ${JSON.stringify(segment)} goes into the ${node === null ? "null" : typeof node} at ${at}`,
+      };
     }
   }
   return { ok: true, target: node };
@@ -60,19 +73,24 @@ export interface ValidationFailure {
 
 /** What is wrong with a rejection's first error, or `null` when it keeps the contract above. */
 export function rejectionProblem(value: unknown, result: ValidationFailure): string | null {
-  if (!Array.isArray(result.errors) || result.errors.length === 0) return "a rejection without errors";
+  if (!Array.isArray(result.errors) || result.errors.length === 0)
+    return "a rejection without errors";
   const { path, message } = result.errors[0]!;
-  if (typeof path !== "string" || !POINTER.test(path)) return `errors[0].path ${JSON.stringify(path)} is not a JSON pointer`;
-  if (typeof message !== "string" || message === "") return `errors[0].message ${JSON.stringify(message)} is empty`;
+  if (typeof path !== "string" || !POINTER.test(path))
+    return `errors[0].path ${JSON.stringify(path)} is not a JSON pointer`;
+  if (typeof message !== "string" || message === "")
+    return `errors[0].message ${JSON.stringify(message)} is empty`;
   const resolved = resolvePointer(value, path);
-  if (!resolved.ok) return `errors[0].path ${JSON.stringify(path)} does not resolve: ${resolved.problem}`;
+  if (!resolved.ok)
+    return `errors[0].path ${JSON.stringify(path)} does not resolve: ${resolved.problem}`;
   const missing = MISSING.exec(message);
   if (missing) {
     const target = resolved.target;
     if (target === null || typeof target !== "object" || Array.isArray(target)) {
       return `errors[0] says a property is missing, but ${JSON.stringify(path)} is not an object`;
     }
-    if (Object.hasOwn(target, missing[1]!)) return `errors[0] says '${missing[1]}' is missing, but the object at ${JSON.stringify(path)} has it`;
+    if (Object.hasOwn(target, missing[1]!))
+      return `errors[0] says '${missing[1]}' is missing, but the object at ${JSON.stringify(path)} has it`;
   }
   return null;
 }

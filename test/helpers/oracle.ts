@@ -62,10 +62,14 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
       const jsonValue = definition(schema, defsKey, "JSONValue", revision);
       const members = jsonValue["anyOf"];
       const primitives = Array.isArray(members)
-        ? (members as JsonSchema[]).find((m) => sameJson(m, { type: ["string", "integer", "boolean"] }))
+        ? (members as JsonSchema[]).find((m) =>
+            sameJson(m, { type: ["string", "integer", "boolean"] }),
+          )
         : undefined;
       if (!primitives) {
-        throw new Error(`${revision}: JSONValue no longer has the {type: [string, integer, boolean]} member: ${JSON.stringify(jsonValue)}`);
+        throw new Error(
+          `${revision}: JSONValue no longer has the {type: [string, integer, boolean]} member: ${JSON.stringify(jsonValue)}`,
+        );
       }
       primitives["type"] = ["string", "integer", "boolean", "null"];
     },
@@ -73,7 +77,12 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   },
 ];
 
-function definition(schema: JsonSchema, defsKey: DefsKey, name: string, revision: string): JsonSchema {
+function definition(
+  schema: JsonSchema,
+  defsKey: DefsKey,
+  name: string,
+  revision: string,
+): JsonSchema {
   const found = (schema[defsKey] as Record<string, JsonSchema> | undefined)?.[name];
   if (!found) throw new Error(`${revision}: schema.json has no definition ${name}`);
   return found;
@@ -113,7 +122,8 @@ export interface Oracle {
 export function createOracle(revision: string, options: { patched?: boolean } = {}): Oracle {
   const { schema: original, defsKey } = officialSchema(revision);
   const schema = structuredClone(original) as JsonSchema;
-  if (options.patched ?? true) for (const defect of defectsOf(revision)) defect.patch(schema, defsKey, revision);
+  if (options.patched ?? true)
+    for (const defect of defectsOf(revision)) defect.patch(schema, defsKey, revision);
   const is2020 = String(schema["$schema"] ?? "").includes("2020-12");
   const ajv = is2020 ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
   addFormats(ajv);

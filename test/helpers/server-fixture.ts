@@ -3,7 +3,13 @@
  * succeed, fail, throw, return invalid results, report progress, log, ask for input; capabilities
  * chosen so that one method with a handler is undeclared and one declared method has no handler.
  */
-import { createServer, RpcError, type Handlers, type McpServer, type RequestContext } from "../../generated/2026-07-28/index.js";
+import {
+  createServer,
+  RpcError,
+  type Handlers,
+  type McpServer,
+  type RequestContext,
+} from "../../generated/2026-07-28/index.js";
 import { CC, CI, PV, type Msg } from "./server-harness.js";
 
 export const REVISION = "2026-07-28";
@@ -26,11 +32,18 @@ const text = (value: string) => ({ type: "text" as const, text: value });
 
 export const ELICIT_CONFIRM = {
   method: "elicitation/create",
-  params: { mode: "form", message: "Go ahead?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
+  params: {
+    mode: "form",
+    message: "Go ahead?",
+    requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+  },
 };
 export const SAMPLE = {
   method: "sampling/createMessage",
-  params: { messages: [{ role: "user", content: { type: "text", text: "Say hi." } }], maxTokens: 10 },
+  params: {
+    messages: [{ role: "user", content: { type: "text", text: "Say hi." } }],
+    maxTokens: 10,
+  },
 };
 export const LIST_ROOTS = { method: "roots/list", params: {} };
 
@@ -41,7 +54,8 @@ function depthOf(value: unknown): number {
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     max = Math.max(max, depth);
-    if (typeof node === "object" && node !== null) for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    if (typeof node === "object" && node !== null)
+      for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return max;
 }
@@ -89,22 +103,26 @@ const TOOLS: Record<string, ToolRun> = {
     return { content: [text("progressed")] };
   },
   log: (_args, ctx) => {
-    for (const level of ["debug", "info", "warning", "error"]) ctx.log(level, { at: level }, "fixture");
+    for (const level of ["debug", "info", "warning", "error"])
+      ctx.log(level, { at: level }, "fixture");
     return { content: [text("logged")] };
   },
   ask: (_args, ctx) => {
     const state = ctx.state as { round?: number } | undefined;
     const confirm = ctx.inputResponses.confirm as { action?: string } | undefined;
-    if (state?.round === 1 && confirm?.action === "accept") return { content: [text(JSON.stringify(report(ctx)))] };
+    if (state?.round === 1 && confirm?.action === "accept")
+      return { content: [text(JSON.stringify(report(ctx)))] };
     return ctx.inputRequired({ confirm: ELICIT_CONFIRM }, { round: 1 });
   },
   /** Reports what it got on every round: used to see what reached the handler. */
   inspect: (_args, ctx) => {
-    if (ctx.state === undefined) return ctx.inputRequired({ confirm: ELICIT_CONFIRM }, "inspect-state");
+    if (ctx.state === undefined)
+      return ctx.inputRequired({ confirm: ELICIT_CONFIRM }, "inspect-state");
     return { content: [text(JSON.stringify(report(ctx)))] };
   },
   ask_sampling: (_args, ctx) => ctx.inputRequired({ sample: SAMPLE }),
-  ask_three: (_args, ctx) => ctx.inputRequired({ confirm: ELICIT_CONFIRM, sample: SAMPLE, roots: LIST_ROOTS }),
+  ask_three: (_args, ctx) =>
+    ctx.inputRequired({ confirm: ELICIT_CONFIRM, sample: SAMPLE, roots: LIST_ROOTS }),
   unknown_input: (_args, ctx) => ctx.inputRequired({ what: { method: "tools/list", params: {} } }),
   unsealable_state: (_args, ctx) => ctx.inputRequired({ confirm: ELICIT_CONFIRM }, { big: 10n }),
 };
@@ -129,7 +147,9 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
   const handlers: Handlers = {
     "tools/list": (params, ctx) => {
       if (params.cursor === "mrtr") return ctx.inputRequired({ confirm: ELICIT_CONFIRM }) as never;
-      return { tools: Object.keys(TOOLS).map((name) => ({ name, inputSchema: { type: "object" } })) };
+      return {
+        tools: Object.keys(TOOLS).map((name) => ({ name, inputSchema: { type: "object" } })),
+      };
     },
     "tools/call": (params, ctx) => {
       const run = Object.hasOwn(TOOLS, params.name) ? TOOLS[params.name] : undefined;
@@ -137,9 +157,19 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
       return run(params.arguments ?? {}, ctx) as never;
     },
     // Handler-provided caching hints are kept.
-    "resources/list": () => ({ resources: [{ uri: "test://a", name: "a" }], ttlMs: 99, cacheScope: "public" }),
-    "resources/read": (params) => (params.uri === "test://bad" ? { contents: "not-an-array" } : { contents: [{ uri: params.uri, text: "hello" }] }) as never,
-    "prompts/list": (params) => (params.cursor === "bad" ? { prompts: "not-an-array" } : { prompts: [{ name: "p" }] }) as never,
+    "resources/list": () => ({
+      resources: [{ uri: "test://a", name: "a" }],
+      ttlMs: 99,
+      cacheScope: "public",
+    }),
+    "resources/read": (params) =>
+      (params.uri === "test://bad"
+        ? { contents: "not-an-array" }
+        : { contents: [{ uri: params.uri, text: "hello" }] }) as never,
+    "prompts/list": (params) =>
+      (params.cursor === "bad"
+        ? { prompts: "not-an-array" }
+        : { prompts: [{ name: "p" }] }) as never,
     // A handler for a method whose capability (completions) is not declared.
     "completion/complete": () => ({ completion: { values: [] } }),
     // No handler for resources/templates/list or prompts/get, although their capabilities are declared.
@@ -158,8 +188,16 @@ export function makeFixture(options: FixtureOptions = {}): Fixture {
 }
 
 /** The `_meta` a conforming 2026-07-28 client sends; `capabilities` replaces the client capabilities. */
-export function meta(capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }, extra: Record<string, unknown> = {}): Msg {
-  return { [PV]: REVISION, [CI]: { name: "test-client", version: "1.0.0" }, [CC]: capabilities, ...extra };
+export function meta(
+  capabilities: Record<string, unknown> = { elicitation: {}, roots: {} },
+  extra: Record<string, unknown> = {},
+): Msg {
+  return {
+    [PV]: REVISION,
+    [CI]: { name: "test-client", version: "1.0.0" },
+    [CC]: capabilities,
+    ...extra,
+  };
 }
 
 let nextId = 1;

@@ -29,10 +29,15 @@ export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 /** The slice of a generated `McpServer` the harness uses (any revision's has it). */
 export interface ServerLike {
   dispatcher: {
-    handle(message: unknown, delivery: { notify(n: Msg): void; signal: AbortSignal; checkEnvelope?: unknown }): Promise<{ response: Msg | null; httpStatus: number }>;
+    handle(
+      message: unknown,
+      delivery: { notify(n: Msg): void; signal: AbortSignal; checkEnvelope?: unknown },
+    ): Promise<{ response: Msg | null; httpStatus: number }>;
   };
   serveStdio(options?: Record<string, unknown>): { closed: Promise<void>; close(): void };
-  listen(options: Record<string, unknown> & { port: number }): Promise<{ url: string; port: number; close(graceMs?: number): Promise<void> }>;
+  listen(
+    options: Record<string, unknown> & { port: number },
+  ): Promise<{ url: string; port: number; close(graceMs?: number): Promise<void> }>;
 }
 
 export interface Exchange {
@@ -83,8 +88,10 @@ export interface PeerOptions {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const isRecord = (value: unknown): value is Msg => typeof value === "object" && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is string | number => typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+const isRecord = (value: unknown): value is Msg =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string | number =>
+  typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 const isResponse = (m: Msg): boolean => !("method" in m) && ("result" in m || "error" in m);
 
 /** The id a message expects its response under, if it is a request with a usable id. */
@@ -97,7 +104,9 @@ function requestId(message: unknown): string | number | undefined {
       return undefined;
     }
   }
-  return isRecord(value) && typeof value.method === "string" && isId(value.id) ? value.id : undefined;
+  return isRecord(value) && typeof value.method === "string" && isId(value.id)
+    ? value.id
+    : undefined;
 }
 
 export async function until(condition: () => boolean, what: string, ms = 3000): Promise<void> {
@@ -108,7 +117,11 @@ export async function until(condition: () => boolean, what: string, ms = 3000): 
   }
 }
 
-export async function connect(transport: Transport, server: ServerLike, options: PeerOptions): Promise<Peer> {
+export async function connect(
+  transport: Transport,
+  server: ServerLike,
+  options: PeerOptions,
+): Promise<Peer> {
   switch (transport) {
     case "direct":
       return directPeer(server);
@@ -129,22 +142,41 @@ function directPeer(server: ServerLike): Peer {
     async send(message) {
       const notifications: Msg[] = [];
       const controller = new AbortController();
-      const outcome = await server.dispatcher.handle(message, { notify: (n) => void notifications.push(n), signal: controller.signal });
-      const messages = outcome.response === null ? [...notifications] : [...notifications, outcome.response];
-      return { status: outcome.httpStatus, contentType: null, response: outcome.response, notifications, messages, body: null };
+      const outcome = await server.dispatcher.handle(message, {
+        notify: (n) => void notifications.push(n),
+        signal: controller.signal,
+      });
+      const messages =
+        outcome.response === null ? [...notifications] : [...notifications, outcome.response];
+      return {
+        status: outcome.httpStatus,
+        contentType: null,
+        response: outcome.response,
+        notifications,
+        messages,
+        body: null,
+      };
     },
     async open(message) {
       const queue: Msg[] = [];
       const controller = new AbortController();
       let done = false;
-      const settled = server.dispatcher.handle(message, { notify: (n) => void queue.push(n), signal: controller.signal }).then((outcome) => {
-        if (outcome.response !== null) queue.push(outcome.response);
-        done = true;
-      });
-      return queueStream(queue, () => done, null, null, async () => {
-        controller.abort(new Error("client went away"));
-        await settled;
-      });
+      const settled = server.dispatcher
+        .handle(message, { notify: (n) => void queue.push(n), signal: controller.signal })
+        .then((outcome) => {
+          if (outcome.response !== null) queue.push(outcome.response);
+          done = true;
+        });
+      return queueStream(
+        queue,
+        () => done,
+        null,
+        null,
+        async () => {
+          controller.abort(new Error("client went away"));
+          await settled;
+        },
+      );
     },
     async close() {},
   };
@@ -228,7 +260,8 @@ function stdioPeer(server: ServerLike): StdioPeer {
     for (const line of lines) {
       // Every output line must be exactly one JSON-RPC message.
       const parsed: unknown = JSON.parse(line);
-      if (!isRecord(parsed)) throw new Error(`stdio output line is not a JSON object: ${line.slice(0, 200)}`);
+      if (!isRecord(parsed))
+        throw new Error(`stdio output line is not a JSON object: ${line.slice(0, 200)}`);
       received.push(parsed);
     }
   });
@@ -251,7 +284,8 @@ function stdioPeer(server: ServerLike): StdioPeer {
       write(`${JSON.stringify({ jsonrpc: "2.0", id: sentinel, method: "sentinel/ping" })}\n`);
       const since = (): Msg[] => received.slice(start);
       // A request answered with an id-less error (its line was too long, say) has no response of its own.
-      const answered = (): boolean => since().some((m) => isResponse(m) && (m.id === id || !("id" in m)));
+      const answered = (): boolean =>
+        since().some((m) => isResponse(m) && (m.id === id || !("id" in m)));
       await until(
         () => since().some((m) => m.id === sentinel) && (id === undefined || answered()),
         `the stdio answer to ${typeof message === "string" ? message.slice(0, 80) : JSON.stringify(message).slice(0, 80)}`,
@@ -262,11 +296,20 @@ function stdioPeer(server: ServerLike): StdioPeer {
         (id !== undefined ? messages.find((m) => isResponse(m) && m.id === id) : undefined) ??
         messages.find((m) => isResponse(m) && (id === undefined || !("id" in m))) ??
         null;
-      return { status: null, contentType: null, response, notifications: messages.filter((m) => "method" in m), messages, body: null };
+      return {
+        status: null,
+        contentType: null,
+        response,
+        notifications: messages.filter((m) => "method" in m),
+        messages,
+        body: null,
+      };
     },
     async open(message) {
       const id = message.id as string | number;
-      const mine = (m: Msg): boolean => (isResponse(m) && m.id === id) || (isRecord(m.params?._meta) && m.params._meta[SUBSCRIPTION_ID] === id);
+      const mine = (m: Msg): boolean =>
+        (isResponse(m) && m.id === id) ||
+        (isRecord(m.params?._meta) && m.params._meta[SUBSCRIPTION_ID] === id);
       let read = received.length;
       const queue: Msg[] = [];
       let done = false;
@@ -279,11 +322,20 @@ function stdioPeer(server: ServerLike): StdioPeer {
         }
       };
       write(`${JSON.stringify(message)}\n`);
-      return queueStream(queue, () => done, null, null, async () => {
-        // On stdio the client ends a subscription with notifications/cancelled; no response follows.
-        write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "client went away" } })}\n`);
-        done = true;
-      }, pump);
+      return queueStream(
+        queue,
+        () => done,
+        null,
+        null,
+        async () => {
+          // On stdio the client ends a subscription with notifications/cancelled; no response follows.
+          write(
+            `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "client went away" } })}\n`,
+          );
+          done = true;
+        },
+        pump,
+      );
     },
     async close() {
       input.end();
@@ -304,10 +356,18 @@ export interface HttpPeer extends Peer {
   headersFor(message: unknown, overrides?: Record<string, string | null>): Record<string, string>;
 }
 
-const NAME_PARAMS: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAME_PARAMS: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
 
 /** The headers a conforming client sends with `message`: the harness's defaults, then overrides. */
-export function defaultHeaders(message: unknown, protocolVersion: string, overrides: Record<string, string | null> = {}): Record<string, string> {
+export function defaultHeaders(
+  message: unknown,
+  protocolVersion: string,
+  overrides: Record<string, string | null> = {},
+): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     Accept: "application/json, text/event-stream",
@@ -326,10 +386,12 @@ export function defaultHeaders(message: unknown, protocolVersion: string, overri
   if (isRecord(value) && typeof value.method === "string" && "id" in value) {
     headers["Mcp-Method"] = value.method;
     const param = Object.hasOwn(NAME_PARAMS, value.method) ? NAME_PARAMS[value.method] : undefined;
-    if (param !== undefined && typeof params?.[param] === "string") headers["Mcp-Name"] = params[param] as string;
+    if (param !== undefined && typeof params?.[param] === "string")
+      headers["Mcp-Name"] = params[param] as string;
   }
   for (const [name, override] of Object.entries(overrides)) {
-    for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+    for (const key of Object.keys(headers))
+      if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
     if (override !== null) headers[name] = override;
   }
   return headers;
@@ -340,7 +402,13 @@ export function parseSse(text: string): Msg[] {
   const messages: Msg[] = [];
   for (const line of text.split("\n")) {
     if (line.startsWith("data:")) messages.push(JSON.parse(line.slice(5).trim()) as Msg);
-    else if (line !== "" && !line.startsWith(":") && !line.startsWith("event:") && !line.startsWith("id:")) throw new Error(`unexpected SSE line: ${line}`);
+    else if (
+      line !== "" &&
+      !line.startsWith(":") &&
+      !line.startsWith("event:") &&
+      !line.startsWith("id:")
+    )
+      throw new Error(`unexpected SSE line: ${line}`);
   }
   return messages;
 }
@@ -348,7 +416,8 @@ export function parseSse(text: string): Msg[] {
 async function httpPeer(server: ServerLike, options: PeerOptions): Promise<HttpPeer> {
   const handle = await server.listen({ port: 0 });
   const url = handle.url;
-  const headersFor = (message: unknown, overrides?: Record<string, string | null>) => defaultHeaders(message, options.protocolVersion, overrides);
+  const headersFor = (message: unknown, overrides?: Record<string, string | null>) =>
+    defaultHeaders(message, options.protocolVersion, overrides);
   const aborters = new Set<AbortController>();
   return {
     transport: "http",
@@ -357,7 +426,11 @@ async function httpPeer(server: ServerLike, options: PeerOptions): Promise<HttpP
     headersFor,
     async send(message, sendOptions = {}) {
       const body = typeof message === "string" ? message : JSON.stringify(message);
-      const response = await fetch(url, { method: "POST", headers: headersFor(message, sendOptions.headers), body });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: headersFor(message, sendOptions.headers),
+        body,
+      });
       const text = await response.text();
       const contentType = response.headers.get("content-type");
       let messages: Msg[] = [];
@@ -365,13 +438,29 @@ async function httpPeer(server: ServerLike, options: PeerOptions): Promise<HttpP
       else if (text !== "") messages = [JSON.parse(text) as Msg];
       const id = requestId(message);
       const answer =
-        id !== undefined ? (messages.find((m) => isResponse(m) && m.id === id) ?? messages.find(isResponse) ?? null) : (messages.find(isResponse) ?? null);
-      return { status: response.status, contentType, response: answer, notifications: messages.filter((m) => "method" in m), messages, body: text };
+        id !== undefined
+          ? (messages.find((m) => isResponse(m) && m.id === id) ??
+            messages.find(isResponse) ??
+            null)
+          : (messages.find(isResponse) ?? null);
+      return {
+        status: response.status,
+        contentType,
+        response: answer,
+        notifications: messages.filter((m) => "method" in m),
+        messages,
+        body: text,
+      };
     },
     async open(message, sendOptions = {}) {
       const controller = new AbortController();
       aborters.add(controller);
-      const response = await fetch(url, { method: "POST", headers: headersFor(message, sendOptions.headers), body: JSON.stringify(message), signal: controller.signal });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: headersFor(message, sendOptions.headers),
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
       const queue: Msg[] = [];
       let done = false;
       const reader = response.body!.getReader();
@@ -387,7 +476,8 @@ async function httpPeer(server: ServerLike, options: PeerOptions): Promise<HttpP
             if (!isSse) continue;
             const lines = buffer.split("\n");
             buffer = lines.pop() ?? "";
-            for (const line of lines) if (line.startsWith("data:")) queue.push(JSON.parse(line.slice(5).trim()) as Msg);
+            for (const line of lines)
+              if (line.startsWith("data:")) queue.push(JSON.parse(line.slice(5).trim()) as Msg);
           }
           if (!isSse && buffer !== "") queue.push(JSON.parse(buffer) as Msg);
         } catch {
@@ -396,10 +486,16 @@ async function httpPeer(server: ServerLike, options: PeerOptions): Promise<HttpP
           done = true;
         }
       })();
-      return queueStream(queue, () => done, response.status, response.headers.get("content-type"), async () => {
-        controller.abort();
-        await until(() => done, "the aborted stream to settle");
-      });
+      return queueStream(
+        queue,
+        () => done,
+        response.status,
+        response.headers.get("content-type"),
+        async () => {
+          controller.abort();
+          await until(() => done, "the aborted stream to settle");
+        },
+      );
     },
     async close() {
       for (const controller of aborters) controller.abort();

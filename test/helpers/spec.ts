@@ -18,7 +18,9 @@ export function emitFacts(model: ProtocolModel): EmitFacts {
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 /** Spec material, read in place (never copied into the repo): `$MCP_SPEC_DIR` or `../shared/mcp-spec/schema`. */
-export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"));
+export const SPEC_DIR = resolve(
+  process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"),
+);
 
 /** Every revision present in the spec dir, in name order (dates, then `draft`). */
 export const REVISIONS: string[] = readdirSync(SPEC_DIR)
@@ -27,8 +29,13 @@ export const REVISIONS: string[] = readdirSync(SPEC_DIR)
 
 export const schemaFile = (revision: string): string => join(SPEC_DIR, revision, "schema.ts");
 
-export function officialSchema(revision: string): { schema: Record<string, unknown>; defsKey: "$defs" | "definitions" } {
-  const schema = JSON.parse(readFileSync(join(SPEC_DIR, revision, "schema.json"), "utf8")) as Record<string, unknown>;
+export function officialSchema(revision: string): {
+  schema: Record<string, unknown>;
+  defsKey: "$defs" | "definitions";
+} {
+  const schema = JSON.parse(
+    readFileSync(join(SPEC_DIR, revision, "schema.json"), "utf8"),
+  ) as Record<string, unknown>;
   return { schema, defsKey: "$defs" in schema ? "$defs" : "definitions" };
 }
 
@@ -49,7 +56,11 @@ export function examples(revision: string): Example[] {
       readdirSync(join(dir, type))
         .filter((file) => file.endsWith(".json"))
         .sort()
-        .map((file) => ({ type, file, value: JSON.parse(readFileSync(join(dir, type, file), "utf8")) as unknown })),
+        .map((file) => ({
+          type,
+          file,
+          value: JSON.parse(readFileSync(join(dir, type, file), "utf8")) as unknown,
+        })),
     );
 }
 

@@ -5,7 +5,10 @@ import type { Reporter, TestModule } from "vitest/node";
  * count whatever the runner; vitest's own summary stays above it.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+  ): void {
     let passed = 0;
     let failed = unhandledErrors.length;
     let skipped = 0;

@@ -29,9 +29,13 @@ export function tsc(
 ): { status: number | null; output: string } {
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(project));
-  const run = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
-    encoding: "utf8",
-    timeout: 300_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir],
+    {
+      encoding: "utf8",
+      timeout: 300_000,
+    },
+  );
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }

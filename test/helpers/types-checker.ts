@@ -16,7 +16,9 @@ import type { ProtocolModel } from "../../generator/ir/model.js";
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 /** `$MCP_SPEC_DIR`, or `../shared/mcp-spec/schema` next to the repository. */
-export const SPEC_DIR = resolve(process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"));
+export const SPEC_DIR = resolve(
+  process.env.MCP_SPEC_DIR ?? join(ROOT, "..", "shared", "mcp-spec", "schema"),
+);
 
 /** Every revision of the spec dir (any folder with a schema.ts), in name order. */
 export function specRevisions(): string[] {
@@ -31,7 +33,8 @@ export const specSchemaFile = (revision: string): string => join(SPEC_DIR, revis
 export async function generateTypes(model: ProtocolModel): Promise<string> {
   const files = typesTarget.emit({ model, generatorVersion: "0.0.0-test", releases: {} });
   const file = files.find((f) => f.path === "types.ts");
-  if (!file || files.length !== 1) throw new Error(`typesTarget emitted ${files.map((f) => f.path).join(", ")}`);
+  if (!file || files.length !== 1)
+    throw new Error(`typesTarget emitted ${files.map((f) => f.path).join(", ")}`);
   return format(file.content);
 }
 
@@ -55,7 +58,8 @@ export function exportedNames(sources: Record<string, string>): Record<string, E
     const values: string[] = [];
     for (const [name, declarations] of sourceFile.getExportedDeclarations()) {
       for (const declaration of declarations) {
-        if (Node.isInterfaceDeclaration(declaration) || Node.isTypeAliasDeclaration(declaration)) types.push(name);
+        if (Node.isInterfaceDeclaration(declaration) || Node.isTypeAliasDeclaration(declaration))
+          types.push(name);
         else if (Node.isVariableDeclaration(declaration)) values.push(name);
         else types.push(`<unexpected ${declaration.getKindName()}> ${name}`);
       }
@@ -76,7 +80,14 @@ export interface Check {
    * - `identical`: the two types are identical for the compiler (this also tells `any` from `unknown`);
    * - `const spec→gen` / `const gen→spec`: the types of a constant.
    */
-  kind: "spec→gen" | "gen→spec" | "spec→gen required" | "gen→spec required" | "identical" | "const spec→gen" | "const gen→spec";
+  kind:
+    | "spec→gen"
+    | "gen→spec"
+    | "spec→gen required"
+    | "gen→spec required"
+    | "identical"
+    | "const spec→gen"
+    | "const gen→spec";
 }
 
 /**
@@ -120,14 +131,22 @@ export function checkerSource(names: ExportedNames): { text: string; lines: Map<
     add(`): void {`);
     add(`  const specToGen: ${gen} = spec;`, { name, kind: "spec→gen" });
     add(`  const genToSpec: ${spec} = gen;`, { name, kind: "gen→spec" });
-    add(`  const specToGenRequired: DeepRequired<${gen}> = specRequired;`, { name, kind: "spec→gen required" });
-    add(`  const genToSpecRequired: DeepRequired<${spec}> = genRequired;`, { name, kind: "gen→spec required" });
+    add(`  const specToGenRequired: DeepRequired<${gen}> = specRequired;`, {
+      name,
+      kind: "spec→gen required",
+    });
+    add(`  const genToSpecRequired: DeepRequired<${spec}> = genRequired;`, {
+      name,
+      kind: "gen→spec required",
+    });
     add(`  identical<Identical<${gen}, ${spec}>>();`, { name, kind: "identical" });
     add(`  void [specToGen, genToSpec, specToGenRequired, genToSpecRequired];`);
     add(`}`);
   }
   for (const name of names.values) {
-    add(`export function const_${name}(spec: typeof Spec.${name}, gen: typeof Gen.${name}): void {`);
+    add(
+      `export function const_${name}(spec: typeof Spec.${name}, gen: typeof Gen.${name}): void {`,
+    );
     add(`  const specToGen: typeof Gen.${name} = spec;`, { name, kind: "const spec→gen" });
     add(`  const genToSpec: typeof Spec.${name} = gen;`, { name, kind: "const gen→spec" });
     add(`  void [specToGen, genToSpec];`);
@@ -155,7 +174,10 @@ export interface CheckDir {
   lines: Map<number, Check>;
 }
 
-export function writeCheckDir(dir: string, files: { types: string; spec: string; names: ExportedNames }): CheckDir {
+export function writeCheckDir(
+  dir: string,
+  files: { types: string; spec: string; names: ExportedNames },
+): CheckDir {
   mkdirSync(dir, { recursive: true });
   const checker = checkerSource(files.names);
   writeFileSync(join(dir, "types.ts"), files.types);
@@ -166,10 +188,17 @@ export function writeCheckDir(dir: string, files: { types: string; spec: string;
 
 /** A tsconfig at root compiling the given check dirs (their types.ts on its own, and check.ts). */
 export function writeTsconfig(root: string, name: string, dirs: CheckDir[]): string {
-  if (!existsSync(join(root, "package.json"))) writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
-  const files = dirs.flatMap(({ dir }) => [relative(root, join(dir, "types.ts")), relative(root, join(dir, "check.ts"))]);
+  if (!existsSync(join(root, "package.json")))
+    writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
+  const files = dirs.flatMap(({ dir }) => [
+    relative(root, join(dir, "types.ts")),
+    relative(root, join(dir, "check.ts")),
+  ]);
   const file = join(root, name);
-  writeFileSync(file, `${JSON.stringify({ compilerOptions: CHECK_COMPILER_OPTIONS, files }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ compilerOptions: CHECK_COMPILER_OPTIONS, files }, null, 2)}\n`,
+  );
   return file;
 }
 
@@ -199,12 +228,14 @@ export function runTsc(tsconfig: string): Promise<TscResult> {
         const exitCode = error ? (typeof error.code === "number" ? error.code : -1) : 0;
         if (error && exitCode === -1) return fail(error);
         const output = `${stdout}${stderr}`;
-        const diagnostics = [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map((m) => ({
-          file: m[1]!.replace(/\\/g, "/"),
-          line: Number(m[2]),
-          code: m[3]!,
-          message: m[4]!,
-        }));
+        const diagnostics = [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/gm)].map(
+          (m) => ({
+            file: m[1]!.replace(/\\/g, "/"),
+            line: Number(m[2]),
+            code: m[3]!,
+            message: m[4]!,
+          }),
+        );
         done({ exitCode, output, diagnostics });
       },
     );
@@ -218,15 +249,23 @@ export function failedChecks(result: TscResult, root: string, checkDir: CheckDir
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.file !== checker) continue;
     const check = checkDir.lines.get(diagnostic.line);
-    hits.add(check ? `${check.name}: ${check.kind}` : `line ${diagnostic.line}: ${diagnostic.code}`);
+    hits.add(
+      check ? `${check.name}: ${check.kind}` : `line ${diagnostic.line}: ${diagnostic.code}`,
+    );
   }
   return [...hits].sort();
 }
 
 /** Diagnostics in a file of a check dir (`types.ts`, `schema.ts`, `check.ts`). */
-export function diagnosticsIn(result: TscResult, root: string, checkDir: CheckDir, file: string): Diagnostic[] {
+export function diagnosticsIn(
+  result: TscResult,
+  root: string,
+  checkDir: CheckDir,
+  file: string,
+): Diagnostic[] {
   const path = relative(root, join(checkDir.dir, file)).replace(/\\/g, "/");
   return result.diagnostics.filter((d) => d.file === path);
 }
 
-export const readSpec = (revision: string): string => readFileSync(specSchemaFile(revision), "utf8");
+export const readSpec = (revision: string): string =>
+  readFileSync(specSchemaFile(revision), "utf8");

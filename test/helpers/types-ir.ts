@@ -1,4 +1,13 @@
-import type { Constant, Definition, Doc, Heritage, ObjectType, ProtocolModel, Property, TypeNode } from "../../generator/ir/model.js";
+import type {
+  Constant,
+  Definition,
+  Doc,
+  Heritage,
+  ObjectType,
+  ProtocolModel,
+  Property,
+  TypeNode,
+} from "../../generator/ir/model.js";
 import { IR_VERSION } from "../../generator/ir/model.js";
 
 /*
@@ -21,7 +30,11 @@ export const t = {
   unknown: (): TypeNode => ({ kind: "unknown" }),
   any: (): TypeNode => ({ kind: "any" }),
   object: (): TypeNode => ({ kind: "nonPrimitive" }),
-  literal: (value: string | number | boolean, constant: string | null = null): TypeNode => ({ kind: "literal", value, constant }),
+  literal: (value: string | number | boolean, constant: string | null = null): TypeNode => ({
+    kind: "literal",
+    value,
+    constant,
+  }),
   ref: (name: string): TypeNode => ({ kind: "ref", name }),
   array: (items: TypeNode): TypeNode => ({ kind: "array", items, minItems: null, maxItems: null }),
   union: (...members: TypeNode[]): TypeNode => ({ kind: "union", members }),
@@ -43,7 +56,13 @@ let nextLine = 1;
 export function prop(
   name: string,
   type: TypeNode,
-  options: { optional?: boolean; readonly?: boolean; doc?: Doc; declaredIn?: string | null; line?: number } = {},
+  options: {
+    optional?: boolean;
+    readonly?: boolean;
+    doc?: Doc;
+    declaredIn?: string | null;
+    line?: number;
+  } = {},
 ): Property {
   return {
     name,
@@ -57,7 +76,11 @@ export function prop(
   };
 }
 
-export function alias(name: string, type: TypeNode, options: { doc?: Doc; line?: number } = {}): Definition {
+export function alias(
+  name: string,
+  type: TypeNode,
+  options: { doc?: Doc; line?: number } = {},
+): Definition {
   return {
     name,
     declaration: "type",
@@ -75,7 +98,12 @@ export function alias(name: string, type: TypeNode, options: { doc?: Doc; line?:
 export function iface(
   name: string,
   properties: Property[],
-  options: { heritage?: Heritage[]; doc?: Doc; line?: number; index?: ObjectType["indexSignature"] } = {},
+  options: {
+    heritage?: Heritage[];
+    doc?: Doc;
+    line?: number;
+    index?: ObjectType["indexSignature"];
+  } = {},
 ): Definition {
   return {
     name,
@@ -90,8 +118,18 @@ export function iface(
   };
 }
 
-export function constant(name: string, value: string | number | boolean, options: { doc?: Doc; line?: number } = {}): Constant {
-  return { name, value, doc: options.doc ?? noDoc, internal: false, line: options.line ?? nextLine++ };
+export function constant(
+  name: string,
+  value: string | number | boolean,
+  options: { doc?: Doc; line?: number } = {},
+): Constant {
+  return {
+    name,
+    value,
+    doc: options.doc ?? noDoc,
+    internal: false,
+    line: options.line ?? nextLine++,
+  };
 }
 
 export function model(definitions: Definition[], constants: Constant[] = []): ProtocolModel {

@@ -14,7 +14,10 @@ function forbidLayers(files, layers, why) {
     basePath,
     files,
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: `(^|/)(${layers.join("|")})/`, message: why }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: `(^|/)(${layers.join("|")})/`, message: why }] },
+      ],
     },
   };
 }
@@ -29,27 +32,78 @@ const OPTIONAL_ADAPTERS = {
 
 /** The runtime is copied into dependency-free output: node: built-ins and its own modules only. */
 function runtimeImports(files, packages) {
-  const allowed = ["node:", "\\./", ...packages.map((p) => `${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`)];
-  const why = "the runtime is copied into dependency-free output: only node: built-ins and its own modules";
-  return { basePath, files: [files], rules: { "no-restricted-imports": ["error", { patterns: [{ regex: `^(?!${allowed.join("|")})`, message: why }] }] } };
+  const allowed = [
+    "node:",
+    "\\./",
+    ...packages.map((p) => `${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`),
+  ];
+  const why =
+    "the runtime is copied into dependency-free output: only node: built-ins and its own modules";
+  return {
+    basePath,
+    files: [files],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: `^(?!${allowed.join("|")})`, message: why }] },
+      ],
+    },
+  };
 }
 
 export default tseslint.config(
-  { basePath, ignores: ["**/node_modules/**", "dist/**", "generated/**", "test/fixtures/**", ".bench-tmp*/**", "tools/**"] },
+  {
+    basePath,
+    ignores: [
+      "**/node_modules/**",
+      "dist/**",
+      "generated/**",
+      "test/fixtures/**",
+      ".bench-tmp*/**",
+      "tools/**",
+    ],
+  },
   {
     basePath,
     files: ["**/*.{ts,mjs,js}"],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
-  forbidLayers(["generator/ir/**"], ["load", "derive", "emit", "spec", "cli", "diff", "registry"], "the IR is the bottom layer: it imports nothing above it"),
-  forbidLayers(["generator/load/**"], ["derive", "emit", "spec", "cli", "diff", "registry"], "the loader produces the IR and knows nothing of what reads it"),
-  forbidLayers(["generator/derive/**"], ["load", "emit", "spec", "cli"], "derivations read IRs (and their diff) only"),
-  forbidLayers(["generator/emit/**"], ["load", "spec", "cli", "diff"], "emitters read only the IR, what is derived from it, and facts passed in their context"),
-  forbidLayers(["generator/diff/**", "generator/registry/**"], ["load", "derive", "emit", "spec", "cli"], "the diff and the registry read IRs only"),
-  forbidLayers(["generator/spec/**"], ["load", "ir", "derive", "emit", "cli", "diff", "registry"], "locating and fetching schemas knows nothing of the model"),
+  forbidLayers(
+    ["generator/ir/**"],
+    ["load", "derive", "emit", "spec", "cli", "diff", "registry"],
+    "the IR is the bottom layer: it imports nothing above it",
+  ),
+  forbidLayers(
+    ["generator/load/**"],
+    ["derive", "emit", "spec", "cli", "diff", "registry"],
+    "the loader produces the IR and knows nothing of what reads it",
+  ),
+  forbidLayers(
+    ["generator/derive/**"],
+    ["load", "emit", "spec", "cli"],
+    "derivations read IRs (and their diff) only",
+  ),
+  forbidLayers(
+    ["generator/emit/**"],
+    ["load", "spec", "cli", "diff"],
+    "emitters read only the IR, what is derived from it, and facts passed in their context",
+  ),
+  forbidLayers(
+    ["generator/diff/**", "generator/registry/**"],
+    ["load", "derive", "emit", "spec", "cli"],
+    "the diff and the registry read IRs only",
+  ),
+  forbidLayers(
+    ["generator/spec/**"],
+    ["load", "ir", "derive", "emit", "cli", "diff", "registry"],
+    "locating and fetching schemas knows nothing of the model",
+  ),
   runtimeImports("templates/runtime/**", []),
   // Optional adapters, emitted only when the user asks for them at generation, may import their library.
   ...Object.entries(OPTIONAL_ADAPTERS).map(([file, packages]) => runtimeImports(file, packages)),

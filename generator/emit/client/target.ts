@@ -14,7 +14,13 @@ import { describesProtocol } from "../server/target.js";
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
  * which the server target copies: both targets skip exactly the same schemas (see `emit`).
  */
-const CLIENT_RUNTIME = ["client.ts", "client-http.ts", "client-stdio.ts", "client-tool-output.ts", "json-schema.ts"];
+const CLIENT_RUNTIME = [
+  "client.ts",
+  "client-http.ts",
+  "client-stdio.ts",
+  "client-tool-output.ts",
+  "json-schema.ts",
+];
 
 /**
  * Naming conventions of the client API that the schema does not state.
@@ -33,7 +39,16 @@ export const CLIENT_CONVENTIONS = {
   /** A definition with these properties is a tool: its listing's annotations become `Mcp-Param-*` headers. */
   toolFields: { name: "name", schema: "inputSchema", arguments: "arguments" },
   /** Members of `McpClient` that a generated method name must not take. */
-  reserved: ["core", "close", "connect", "listen", "notifications", "protocolVersion", "clearCache", "constructor"],
+  reserved: [
+    "core",
+    "close",
+    "connect",
+    "listen",
+    "notifications",
+    "protocolVersion",
+    "clearCache",
+    "constructor",
+  ],
 } as const;
 
 /**
@@ -73,19 +88,36 @@ export const clientTarget: Target = {
       m.paging.name = all;
     }
     const handlers = wire.inputRequests.map((input) => {
-      const verb = CLIENT_CONVENTIONS.handlerVerbs[input.capability] ?? input.message.replace(/Request$/, "");
+      const verb =
+        CLIENT_CONVENTIONS.handlerVerbs[input.capability] ?? input.message.replace(/Request$/, "");
       const message = methodRoles(model.methods).find((m) => m.message === input.message);
-      const params = message?.paramsOptional ? `NonNullable<T.${input.message}["params"]>` : `T.${input.message}["params"]`;
+      const params = message?.paramsOptional
+        ? `NonNullable<T.${input.message}["params"]>`
+        : `T.${input.message}["params"]`;
       return {
         option: `on${verb}`,
         method: str(input.method),
         params,
-        result: input.results.length > 0 ? input.results.map((r) => `T.${r}`).join(" | ") : "Record<string, unknown>",
+        result:
+          input.results.length > 0
+            ? input.results.map((r) => `T.${r}`).join(" | ")
+            : "Record<string, unknown>",
       };
     });
-    rejectClashes(model, wire.inputRequests.map((input, i) => ({ member: handlers[i]!.option, message: input.message })), "client option");
-    const notificationUnion = Object.entries(MEMBERSHIP_UNIONS).find(([name, role]) => role.kind === "notification" && role.sender === "server" && defined(name))?.[0];
-    const listenMethod = wire.listen ? methods.find((m) => m.method === str(wire.listen!.method)) : undefined;
+    rejectClashes(
+      model,
+      wire.inputRequests.map((input, i) => ({
+        member: handlers[i]!.option,
+        message: input.message,
+      })),
+      "client option",
+    );
+    const notificationUnion = Object.entries(MEMBERSHIP_UNIONS).find(
+      ([name, role]) => role.kind === "notification" && role.sender === "server" && defined(name),
+    )?.[0];
+    const listenMethod = wire.listen
+      ? methods.find((m) => m.method === str(wire.listen!.method))
+      : undefined;
     const protocol = protocolLiteral(model, wire, index, deprecatedOnTheWire(ctx));
     const content = render("client.ts.hbs", {
       methods,
@@ -93,8 +125,12 @@ export const clientTarget: Target = {
       protocol,
       usesAnyOf: protocol.includes("anyOf("),
       usesValid: protocol.includes("VALID"),
-      infoType: defined(WIRE_CONVENTIONS.implementationType) ? `T.${WIRE_CONVENTIONS.implementationType}` : "Record<string, unknown>",
-      capabilitiesType: defined(CAPABILITY_TYPES.client) ? `T.${CAPABILITY_TYPES.client}` : "Record<string, unknown>",
+      infoType: defined(WIRE_CONVENTIONS.implementationType)
+        ? `T.${WIRE_CONVENTIONS.implementationType}`
+        : "Record<string, unknown>",
+      capabilitiesType: defined(CAPABILITY_TYPES.client)
+        ? `T.${CAPABILITY_TYPES.client}`
+        : "Record<string, unknown>",
       notificationType: notificationUnion ? `T.${notificationUnion}` : "JsonRpcNotification",
       usesJsonRpcNotification: !notificationUnion,
       listen: listenMethod
@@ -107,9 +143,22 @@ export const clientTarget: Target = {
     });
     return [
       // Its error classes share names with the schema's error types: a namespace in the entry points.
-      { path: "client.ts", content, entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } }, description: "`createClient({ transport, info })`: a typed method per request; `httpTransport(url)` over `fetch` (runs anywhere)" },
-      { path: "client-node.ts", content: render("client-node.ts.hbs", {}), entry: { platform: "node" }, description: "`stdioTransport({ command })`: the client over a spawned server process (Node)" },
-      ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }))];
+      {
+        path: "client.ts",
+        content,
+        entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } },
+        description:
+          "`createClient({ transport, info })`: a typed method per request; `httpTransport(url)` over `fetch` (runs anywhere)",
+      },
+      {
+        path: "client-node.ts",
+        content: render("client-node.ts.hbs", {}),
+        entry: { platform: "node" },
+        description:
+          "`stdioTransport({ command })`: the client over a spawned server process (Node)",
+      },
+      ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
+    ];
   },
 };
 
@@ -126,7 +175,10 @@ function methodDoc(model: ProtocolModel, request: WireRequest): string[] {
   return lines;
 }
 
-function hasRequiredParams(index: ModelIndex, method: Pick<MethodRole, "params" | "paramsOptional">): boolean {
+function hasRequiredParams(
+  index: ModelIndex,
+  method: Pick<MethodRole, "params" | "paramsOptional">,
+): boolean {
   if (method.params === null || method.paramsOptional) return false;
   const params = index.objectOf(method.params);
   if (!params) return true;
@@ -138,13 +190,21 @@ function hasRequiredParams(index: ModelIndex, method: Pick<MethodRole, "params" 
  * Two schema messages emitted as one member name would make output that does not compile: a
  * generation error naming both, at the second message's line, instead.
  */
-function rejectClashes(model: ProtocolModel, members: Array<{ member: string; message: string }>, what: string): void {
+function rejectClashes(
+  model: ProtocolModel,
+  members: Array<{ member: string; message: string }>,
+  what: string,
+): void {
   const seen = new Map<string, string>();
   for (const { member, message } of members) {
     const first = seen.get(member);
     if (first !== undefined && first !== message) {
       const line = model.definitions.find((d) => d.name === message)?.line;
-      throw new GeneratorError(`\`${first}\` and \`${message}\` would both be the ${what} \`${member}\``, model.source.file, line);
+      throw new GeneratorError(
+        `\`${first}\` and \`${message}\` would both be the ${what} \`${member}\``,
+        model.source.file,
+        line,
+      );
     }
     seen.set(member, message);
   }
@@ -195,10 +255,19 @@ export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: Featu
     const result = index.objectOf({ kind: "ref", name: completeResults(request, wire)[0]! });
     const array = result?.properties.find((p) => p.type.kind === "array");
     const item = array?.type.kind === "array" ? index.objectOf(array.type.items) : null;
-    if (!array || !item?.properties.some((p) => p.name === schema) || !item.properties.some((p) => p.name === name)) continue;
+    if (
+      !array ||
+      !item?.properties.some((p) => p.name === schema) ||
+      !item.properties.some((p) => p.name === name)
+    )
+      continue;
     const family = request.method.method.split("/")[0];
     const call = wire.requests.find(
-      (r) => r !== request && r.method.method.split("/")[0] === family && r.target === name && index.property(r.method.params, args) !== null,
+      (r) =>
+        r !== request &&
+        r.method.method.split("/")[0] === family &&
+        r.target === name &&
+        index.property(r.method.params, args) !== null,
     );
     if (!call) continue;
     return `{ list: ${str(request.method.method)}, call: ${str(call.method.method)}, items: ${str(array.name)}, name: ${str(name)}, arguments: ${str(args)}, schema: ${str(schema)}${withOutput ? `, output: ${toolOutputFacts(withOutput)}` : ""} }`;
@@ -214,10 +283,16 @@ function resultValidator(results: string[]): string {
   return `anyOf(${results.map(validator).join(", ")})`;
 }
 
-const json = (value: string | number | null): string => (value === null ? "null" : typeof value === "string" ? str(value) : String(value));
+const json = (value: string | number | null): string =>
+  value === null ? "null" : typeof value === "string" ? str(value) : String(value);
 
 /** The `ClientProtocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelIndex, deprecated: string): string {
+function protocolLiteral(
+  model: ProtocolModel,
+  wire: WireFacts,
+  index: ModelIndex,
+  deprecated: string,
+): string {
   const { lifecycle } = model;
   const life =
     lifecycle.kind === "stateless"
@@ -231,7 +306,9 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, index: ModelInde
         `${key(r.method.method)}: { result: ${resultValidator(completeResults(r, wire))}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${json(r.target)} }`,
     )
     .join(",\n");
-  const inputRequests = wire.inputRequests.map((i) => `${key(i.method)}: { capability: ${str(i.capability)} }`).join(",\n");
+  const inputRequests = wire.inputRequests
+    .map((i) => `${key(i.method)}: { capability: ${str(i.capability)} }`)
+    .join(",\n");
   return `{
   revision: ${str(model.revision)},
   protocolVersion: ${str(model.protocolVersion!)},

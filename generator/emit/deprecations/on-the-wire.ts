@@ -12,20 +12,29 @@ export function deprecatedOnTheWire(ctx: EmitContext): string {
   const { model } = ctx;
   const registry = registryOf(ctx);
   const notice = (entry: RegistryEntry): string => {
-    const removal = entry.earliestRemoval ? `; earliest removal: first revision released on or after ${entry.earliestRemoval.date}` : "";
+    const removal = entry.earliestRemoval
+      ? `; earliest removal: first revision released on or after ${entry.earliestRemoval.date}`
+      : "";
     const why = [entry.asOf && `as of ${entry.asOf}`, entry.sep].filter(Boolean).join(", ");
     const migration = entry.migration.sentence ? ` ${entry.migration.sentence}` : "";
     return `${entry.location.text} is deprecated${why ? ` (${why})` : ""}${removal}.${migration}`;
   };
-  const table = (pairs: Array<[string, string]>): string => `{ ${pairs.map(([k, v]) => `${str(k)}: ${str(v)}`).join(", ")} }`;
-  const byDefinition = new Map(registry.filter((e) => e.kind === "definition").map((e) => [e.location.definition, notice(e)]));
+  const table = (pairs: Array<[string, string]>): string =>
+    `{ ${pairs.map(([k, v]) => `${str(k)}: ${str(v)}`).join(", ")} }`;
+  const byDefinition = new Map(
+    registry.filter((e) => e.kind === "definition").map((e) => [e.location.definition, notice(e)]),
+  );
   const methods = methodRoles(model.methods).flatMap((m): Array<[string, string]> => {
     const found = byDefinition.get(m.message);
     return found ? [[m.method, found]] : [];
   });
-  const metaKeys = registry.filter((e) => e.kind === "metaKey").map((e): [string, string] => [e.location.path[0]!, notice(e)]);
+  const metaKeys = registry
+    .filter((e) => e.kind === "metaKey")
+    .map((e): [string, string] => [e.location.path[0]!, notice(e)]);
   const clientCapabilities = registry.flatMap((e) =>
-    e.capabilities.filter((c) => c.party === "client").map((c): [string, string] => [c.name, notice(e)]),
+    e.capabilities
+      .filter((c) => c.party === "client")
+      .map((c): [string, string] => [c.name, notice(e)]),
   );
   return `{ methods: ${table(methods)}, metaKeys: ${table(metaKeys)}, clientCapabilities: ${table(clientCapabilities)} }`;
 }

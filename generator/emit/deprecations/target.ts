@@ -15,14 +15,26 @@ export const deprecationsTarget: Target = {
   emit(ctx): GeneratedFile[] {
     const registry = registryOf(ctx);
     return [
-      { path: "deprecations.json", content: `${JSON.stringify(registry, null, 2)}\n`, description: "the deprecation registry as data: one entry per `@deprecated` tag" },
-      { path: "deprecations.ts", content: render("deprecations.ts.hbs", { entries: valueCode(registry) }), entry: { platform: "portable" }, description: "the deprecation registry as a typed constant, with lookups by method, capability and definition" },
+      {
+        path: "deprecations.json",
+        content: `${JSON.stringify(registry, null, 2)}\n`,
+        description: "the deprecation registry as data: one entry per `@deprecated` tag",
+      },
+      {
+        path: "deprecations.ts",
+        content: render("deprecations.ts.hbs", { entries: valueCode(registry) }),
+        entry: { platform: "portable" },
+        description:
+          "the deprecation registry as a typed constant, with lookups by method, capability and definition",
+      },
     ];
   },
 };
 
 /** A registry as a JavaScript literal: every string through `str`, every key a fixed identifier. */
-function valueCode(value: RegistryEntry[] | RegistryEntry | object | string | number | boolean | null): string {
+function valueCode(
+  value: RegistryEntry[] | RegistryEntry | object | string | number | boolean | null,
+): string {
   if (value === null) return "null";
   if (typeof value === "string") return str(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);

@@ -17,7 +17,10 @@ export function featureTypes(model: ProtocolModel): Record<string, string | null
   /** The item type of a list request's array field, as `T.Name`. */
   const itemOf = (message: string, items: string | undefined): string | null => {
     const list = method(message);
-    const type = items && list ? index.property({ kind: "ref", name: list.results[0] ?? "" }, items)?.type : null;
+    const type =
+      items && list
+        ? index.property({ kind: "ref", name: list.results[0] ?? "" }, items)?.type
+        : null;
     return type?.kind === "array" && type.items.kind === "ref" ? `T.${type.items.name}` : null;
   };
   /** A handler's answer: its complete result, the runtime filling what it fills. */
@@ -29,8 +32,11 @@ export function featureTypes(model: ProtocolModel): Record<string, string | null
   const tool = features.tools ? itemOf(c.tools.list, features.tools.items) : null;
   const resource = features.resources ? itemOf(c.resources.list, features.resources.items) : null;
   const prompt = features.prompts ? itemOf(c.prompts.list, features.prompts.items) : null;
-  const resourceTemplate = features.resources?.templates ? itemOf(c.resourceTemplates.list, features.resources.templates.items) : null;
-  const withInput = (type: string | null) => (type && wireFacts(model).inputRequiredResult !== null ? `${type} | InputRequiredAnswer` : type);
+  const resourceTemplate = features.resources?.templates
+    ? itemOf(c.resourceTemplates.list, features.resources.templates.items)
+    : null;
+  const withInput = (type: string | null) =>
+    type && wireFacts(model).inputRequiredResult !== null ? `${type} | InputRequiredAnswer` : type;
   return {
     tool,
     toolResult: withInput(resultOf(c.tools.use)),

@@ -1,7 +1,11 @@
 import type { Target } from "../index.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
-import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "../../ir/conventions.js";
+import {
+  CAPABILITY_TYPES,
+  PROTOCOL_VERSION_FIELD,
+  WIRE_CONVENTIONS,
+} from "../../ir/conventions.js";
 import { jsdoc, literal, str } from "../code.js";
 import { render, runtimeFile, type EmitContext } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
@@ -50,7 +54,8 @@ export const serverTarget: Target = {
     }));
     const bridges = eraBridges(model, legacy);
     const protocol = protocolLiteral(model, wire, bridges, deprecatedOnTheWire(ctx));
-    const defined = (name: string) => (model.definitions.some((d) => d.name === name) ? `T.${name}` : null);
+    const defined = (name: string) =>
+      model.definitions.some((d) => d.name === name) ? `T.${name}` : null;
     const content = render("server.ts.hbs", {
       handlers,
       protocol,
@@ -60,14 +65,25 @@ export const serverTarget: Target = {
       headerRules: headerRules(model, wire),
       features: JSON.stringify(featureFacts(model)),
       types: featureTypes(model),
-      stdioOptions: wire.notifications.cancelled ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }` : "{}",
-      infoType: defined(WIRE_CONVENTIONS.implementationType) ?? "DispatcherOptions[\"info\"]",
+      stdioOptions: wire.notifications.cancelled
+        ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }`
+        : "{}",
+      infoType: defined(WIRE_CONVENTIONS.implementationType) ?? 'DispatcherOptions["info"]',
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
-      legacyImports: bridges.map((b) => ({ name: legacyModule(b), path: str(`./${legacyDir(b)}/validators.js`) })),
+      legacyImports: bridges.map((b) => ({
+        name: legacyModule(b),
+        path: str(`./${legacyDir(b)}/validators.js`),
+      })),
     });
     // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
     return [
-      { path: "server.ts", content, entry: { platform: "node" }, description: "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)" },
+      {
+        path: "server.ts",
+        content,
+        entry: { platform: "node" },
+        description:
+          "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)",
+      },
       ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
       ...legacy.flatMap((old) => legacyFiles({ ...ctx, model: old, generatorVersion })),
     ];
@@ -79,8 +95,13 @@ export const serverTarget: Target = {
  * serve or call (the small fixture schemas); every published revision has all three (test/output).
  * The server, client and auth targets share this condition, and with it the runtime modules.
  */
-export function describesProtocol(model: ProtocolModel, wire: WireFacts = wireFacts(model)): boolean {
-  return wire.requests.length > 0 && model.lifecycle.kind !== "unknown" && model.protocolVersion !== null;
+export function describesProtocol(
+  model: ProtocolModel,
+  wire: WireFacts = wireFacts(model),
+): boolean {
+  return (
+    wire.requests.length > 0 && model.lifecycle.kind !== "unknown" && model.protocolVersion !== null
+  );
 }
 
 function handlerDoc(model: ProtocolModel, request: WireRequest): string[] {
@@ -96,7 +117,9 @@ function paramsType(request: WireRequest): string {
 }
 
 function resultType(request: WireRequest, wire: WireFacts): string {
-  const results = request.method.results.map((name) => (name === wire.inputRequiredResult ? "InputRequiredAnswer" : `HandlerResult<T.${name}>`));
+  const results = request.method.results.map((name) =>
+    name === wire.inputRequiredResult ? "InputRequiredAnswer" : `HandlerResult<T.${name}>`,
+  );
   return results.length > 0 ? results.join(" | ") : "HandlerResult<Record<string, unknown>>";
 }
 
@@ -116,12 +139,14 @@ function resultValidator(results: string[]): string {
   return `anyOf(${results.map(validator).join(", ")})`;
 }
 
-const json = (value: unknown): string => (value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value));
+const json = (value: unknown): string =>
+  value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value);
 
 /** Where a legacy revision's own types and validators go, beside the modern ones. */
 const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}`;
 /** The identifier under which `server.ts` imports a legacy revision's validators. */
-const legacyModule = (bridge: { revision: string }): string => `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`;
+const legacyModule = (bridge: { revision: string }): string =>
+  `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`;
 
 /**
  * A legacy revision's `types.ts` and `validators.ts`, emitted by the same targets as the modern
@@ -146,10 +171,25 @@ function legacyFiles(ctx: EmitContext) {
 
 /** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
 function legacyLiteral(bridge: EraBridge): string {
-  const v = (name: string) => `checked(${legacyModule(bridge)}.is${name}, ${legacyModule(bridge)}.validate${name})`;
-  const results = (names: string[]) => (names.length === 0 ? "() => VALID" : names.length === 1 ? v(names[0]!) : `anyOf(${names.map(v).join(", ")})`);
-  const methods = bridge.shared.map((m) => `${str(m.method)}: { result: ${results(m.results)}, drop: ${JSON.stringify(m.drop)} }`).join(",\n");
-  const serverRequests = bridge.serverRequests.map((r) => `${str(r.method)}: { capability: ${str(r.capability)}, response: ${results(r.results)} }`).join(",\n");
+  const v = (name: string) =>
+    `checked(${legacyModule(bridge)}.is${name}, ${legacyModule(bridge)}.validate${name})`;
+  const results = (names: string[]) =>
+    names.length === 0
+      ? "() => VALID"
+      : names.length === 1
+        ? v(names[0]!)
+        : `anyOf(${names.map(v).join(", ")})`;
+  const methods = bridge.shared
+    .map(
+      (m) => `${str(m.method)}: { result: ${results(m.results)}, drop: ${JSON.stringify(m.drop)} }`,
+    )
+    .join(",\n");
+  const serverRequests = bridge.serverRequests
+    .map(
+      (r) =>
+        `${str(r.method)}: { capability: ${str(r.capability)}, response: ${results(r.results)} }`,
+    )
+    .join(",\n");
   return `{
     revision: ${str(bridge.revision)},
     protocolVersion: ${str(bridge.protocolVersion)},
@@ -170,7 +210,12 @@ function legacyLiteral(bridge: EraBridge): string {
 }
 
 /** The `Protocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBridge[], deprecated: string): string {
+function protocolLiteral(
+  model: ProtocolModel,
+  wire: WireFacts,
+  bridges: EraBridge[],
+  deprecated: string,
+): string {
   const { lifecycle } = model;
   const methods = wire.requests
     .map(
@@ -180,11 +225,17 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBrid
     )
     .join(",\n");
   const inputRequests = wire.inputRequests
-    .map((i) => `${str(i.method)}: { capability: ${str(i.capability)}, response: ${resultValidator(i.results)} }`)
+    .map(
+      (i) =>
+        `${str(i.method)}: { capability: ${str(i.capability)}, response: ${resultValidator(i.results)} }`,
+    )
     .join(",\n");
   const listen = wire.listen
     ? `{ method: ${str(wire.listen.method)}, filter: { ${wire.listen.filter
-        .map((f) => `${str(f.key)}: { notification: ${str(f.notification)}, capability: [${str(f.capability[0])}, ${str(f.capability[1])}] }`)
+        .map(
+          (f) =>
+            `${str(f.key)}: { notification: ${str(f.notification)}, capability: [${str(f.capability[0])}, ${str(f.capability[1])}] }`,
+        )
         .join(", ")} } }`
     : "null";
   // JSON-RPC's own invalid-params code stands in where a revision defines no specific error.
@@ -212,13 +263,16 @@ function protocolLiteral(model: ProtocolModel, wire: WireFacts, bridges: EraBrid
 }`;
 }
 
-
 /** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param; `Mcp-Param-*` the annotated tool arguments. */
 function headerRules(model: ProtocolModel, wire: WireFacts): string {
-  const names = wire.requests.filter((r) => r.target !== null).map((r) => `${str(r.method.method)}: ${str(r.target!)}`);
+  const names = wire.requests
+    .filter((r) => r.target !== null)
+    .map((r) => `${str(r.method.method)}: ${str(r.target!)}`);
   const fields = [`nameParams: { ${names.join(", ")} }`];
-  if (model.lifecycle.kind === "stateless") fields.push(`protocolVersionMetaKey: ${str(model.lifecycle.protocolVersionKey)}`);
-  if (wire.errors.headerMismatch !== null) fields.push(`mismatchCode: ${wire.errors.headerMismatch}`);
+  if (model.lifecycle.kind === "stateless")
+    fields.push(`protocolVersionMetaKey: ${str(model.lifecycle.protocolVersionKey)}`);
+  if (wire.errors.headerMismatch !== null)
+    fields.push(`mismatchCode: ${wire.errors.headerMismatch}`);
   fields.push(`tools: ${toolFacts(new ModelIndex(model), wire)}`);
   return `{ ${fields.join(", ")} }`;
 }

@@ -31,10 +31,19 @@ export function findTools(model: ProtocolModel, file: string): ToolSource[] {
     const tag = (name: string) => definition.doc.tags.find((t) => t.name === name)?.text ?? null;
     const name = tag("tool") || snakeCase(stem);
     const clash = names.get(name);
-    if (clash) throw new GeneratorError(`tool "${name}" is declared twice (also by ${clash.name}, line ${clash.line})`, file, definition.line);
+    if (clash)
+      throw new GeneratorError(
+        `tool "${name}" is declared twice (also by ${clash.name}, line ${clash.line})`,
+        file,
+        definition.line,
+      );
     names.set(name, definition);
     if (!index.objectOf(definition.type) && definition.type.kind !== "intersection")
-      throw new GeneratorError(`${definition.name}: a tool's arguments must be an object type`, file, definition.line);
+      throw new GeneratorError(
+        `${definition.name}: a tool's arguments must be an object type`,
+        file,
+        definition.line,
+      );
     tools.push({
       name,
       title: tag("title"),
@@ -43,7 +52,12 @@ export function findTools(model: ProtocolModel, file: string): ToolSource[] {
       result: index.get(`${stem}${resultSuffix}`) ?? null,
     });
   }
-  if (tools.length === 0) throw new GeneratorError(`no tools: declare each tool's arguments as an exported type named <Tool>${argumentsSuffix}`, file, 1);
+  if (tools.length === 0)
+    throw new GeneratorError(
+      `no tools: declare each tool's arguments as an exported type named <Tool>${argumentsSuffix}`,
+      file,
+      1,
+    );
   return tools;
 }
 

@@ -14,7 +14,10 @@ import { definitionSchema } from "./schema.js";
  * checks and `defineTool`, which types a handler's arguments. `file` names the source in errors and
  * in the header.
  */
-export async function renderTools(model: ProtocolModel, options: { file: string; source: string; generatorVersion: string; regenerate: string }): Promise<GeneratedFile[]> {
+export async function renderTools(
+  model: ProtocolModel,
+  options: { file: string; source: string; generatorVersion: string; regenerate: string },
+): Promise<GeneratedFile[]> {
   const index = new ModelIndex(model);
   const tools = findTools(model, options.file).map((tool) => {
     const listing: Record<string, unknown> = { name: tool.name };
@@ -38,7 +41,11 @@ export async function renderTools(model: ProtocolModel, options: { file: string;
     ...typesTarget.emit(ctx),
     ...validatorsTarget.emit(ctx),
     { path: "tools.ts", content: render("tools.ts.hbs", { tools }) },
-    { path: "index.ts", content: 'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n' },
+    {
+      path: "index.ts",
+      content:
+        'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
+    },
   ];
   const header = [
     `${GENERATED_MARK}${options.generatorVersion} from the tools file ${options.source}.`,
@@ -48,7 +55,12 @@ export async function renderTools(model: ProtocolModel, options: { file: string;
   return Promise.all(
     files.map(async ({ path, content }) => ({
       path,
-      content: path.endsWith(".ts") && !path.startsWith("runtime/") ? await format(`${header}\n\n${content}`) : path.endsWith(".ts") ? `${header}\n\n${content}` : content,
+      content:
+        path.endsWith(".ts") && !path.startsWith("runtime/")
+          ? await format(`${header}\n\n${content}`)
+          : path.endsWith(".ts")
+            ? `${header}\n\n${content}`
+            : content,
     })),
   );
 }

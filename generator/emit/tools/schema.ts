@@ -29,7 +29,12 @@ export function definitionSchema(index: ModelIndex, root: Definition): JsonSchem
   const schema: JsonSchema = { $schema: DIALECT, ...described(toSchema(root.type), root.doc.text) };
   if (reached.size > 0) {
     const names = [...reached.keys()].sort();
-    schema.$defs = Object.fromEntries(names.map((name) => [name, described(toSchema(reached.get(name)!.type), reached.get(name)!.doc.text)]));
+    schema.$defs = Object.fromEntries(
+      names.map((name) => [
+        name,
+        described(toSchema(reached.get(name)!.type), reached.get(name)!.doc.text),
+      ]),
+    );
   }
   return schema;
 }
@@ -78,7 +83,9 @@ function schemaOf(type: TypeNode, rootName: string): JsonSchema {
     case "object": {
       const schema: JsonSchema = { type: "object" };
       if (type.properties.length > 0)
-        schema.properties = Object.fromEntries(type.properties.map((p) => [p.name, described(of(p.type), p.doc.text)]));
+        schema.properties = Object.fromEntries(
+          type.properties.map((p) => [p.name, described(of(p.type), p.doc.text)]),
+        );
       const required = type.properties.filter((p) => !p.optional).map((p) => p.name);
       if (required.length > 0) schema.required = required;
       if (type.indexSignature) schema.additionalProperties = of(type.indexSignature.type);

@@ -1,4 +1,13 @@
-import type { Constant, Definition, Doc, Heritage, IndexSignature, ObjectType, Property, TypeNode } from "../../ir/model.js";
+import type {
+  Constant,
+  Definition,
+  Doc,
+  Heritage,
+  IndexSignature,
+  ObjectType,
+  Property,
+  TypeNode,
+} from "../../ir/model.js";
 import { jsdoc, key, literal, str } from "../code.js";
 
 /**
@@ -13,7 +22,8 @@ import { jsdoc, key, literal, str } from "../code.js";
  */
 export function identifier(name: string): string {
   const printed = key(name);
-  if (printed !== name) throw new Error(`mcp-gen types: ${str(name)} is not a valid TypeScript identifier`);
+  if (printed !== name)
+    throw new Error(`mcp-gen types: ${str(name)} is not a valid TypeScript identifier`);
   return printed;
 }
 
@@ -22,7 +32,8 @@ export function docLines(doc: Doc): string[] {
   const lines: string[] = [];
   if (doc.text !== "") lines.push(doc.text);
   if (doc.text !== "" && doc.tags.length > 0) lines.push("");
-  for (const tag of doc.tags) lines.push(tag.text === "" ? `@${tag.name}` : `@${tag.name} ${tag.text}`);
+  for (const tag of doc.tags)
+    lines.push(tag.text === "" ? `@${tag.name}` : `@${tag.name} ${tag.text}`);
   return lines;
 }
 
@@ -66,7 +77,9 @@ function print(type: TypeNode, context: Precedence): string {
     case "nonPrimitive":
       return "object";
     case "literal":
-      return type.constant !== null ? `typeof ${identifier(type.constant)}` : literalText(type.value);
+      return type.constant !== null
+        ? `typeof ${identifier(type.constant)}`
+        : literalText(type.value);
     case "ref":
       return identifier(type.name);
     case "array":
@@ -80,7 +93,12 @@ function print(type: TypeNode, context: Precedence): string {
   }
 }
 
-function group(members: TypeNode[], separator: string, own: Precedence, context: Precedence): string {
+function group(
+  members: TypeNode[],
+  separator: string,
+  own: Precedence,
+  context: Precedence,
+): string {
   if (members.length === 0) return own === Precedence.Union ? "never" : "unknown";
   if (members.length === 1) return print(members[0]!, context);
   // A nested union (or intersection) keeps its parentheses, so the text has exactly the IR's tree.
@@ -104,14 +122,19 @@ function literalText(value: string | number | boolean): string {
 export function objectText(type: ObjectType): string {
   if (type.properties.length === 0 && !type.indexSignature) return "{}";
   const members = memberLines(type.properties, type.indexSignature);
-  if (type.properties.every((property) => isEmptyDoc(property.doc))) return `{ ${members.join("; ")} }`;
+  if (type.properties.every((property) => isEmptyDoc(property.doc)))
+    return `{ ${members.join("; ")} }`;
   return `{\n${members.join(";\n\n")};\n}`;
 }
 
 /** Each member's text, with its doc, without the `;` that ends it. */
-function memberLines(properties: readonly Property[], indexSignature: IndexSignature | null): string[] {
+function memberLines(
+  properties: readonly Property[],
+  indexSignature: IndexSignature | null,
+): string[] {
   const lines = properties.map(propertyText);
-  if (indexSignature) lines.push(`[${identifier(indexSignature.keyName)}: string]: ${typeText(indexSignature.type)}`);
+  if (indexSignature)
+    lines.push(`[${identifier(indexSignature.keyName)}: string]: ${typeText(indexSignature.type)}`);
   return lines;
 }
 
@@ -133,10 +156,13 @@ export function heritageText(heritage: Heritage): string {
 export function definitionText(definition: Definition): string {
   const doc = docComment(definition.doc);
   const name = identifier(definition.name);
-  if (definition.declaration === "type") return `${doc}export type ${name} = ${typeText(definition.type)};\n`;
+  if (definition.declaration === "type")
+    return `${doc}export type ${name} = ${typeText(definition.type)};\n`;
   const type = definition.type;
   if (type.kind !== "object") {
-    throw new Error(`mcp-gen types: interface ${str(definition.name)} does not have an object type`);
+    throw new Error(
+      `mcp-gen types: interface ${str(definition.name)} does not have an object type`,
+    );
   }
   const own = type.properties
     .map((property, order) => ({ property, order }))
@@ -144,7 +170,10 @@ export function definitionText(definition: Definition): string {
     .sort((a, b) => a.property.line - b.property.line || a.order - b.order)
     .map(({ property }) => property);
   const ownIndex = type.indexSignature?.declaredIn === definition.name ? type.indexSignature : null;
-  const heritage = definition.heritage.length > 0 ? ` extends ${definition.heritage.map(heritageText).join(", ")}` : "";
+  const heritage =
+    definition.heritage.length > 0
+      ? ` extends ${definition.heritage.map(heritageText).join(", ")}`
+      : "";
   const members = memberLines(own, ownIndex);
   const separator = own.some((property) => !isEmptyDoc(property.doc)) ? ";\n\n" : ";\n";
   const body = members.length > 0 ? `${members.join(separator)};\n` : "";
@@ -159,10 +188,21 @@ export function constantText(constant: Constant): string {
  * Every definition and constant, interleaved by source line as in the schema (definitions first on
  * a tie, which a well-formed schema never has).
  */
-export function declarationsText(definitions: readonly Definition[], constants: readonly Constant[]): string[] {
+export function declarationsText(
+  definitions: readonly Definition[],
+  constants: readonly Constant[],
+): string[] {
   const items = [
-    ...definitions.map((definition, order) => ({ line: definition.line, order, text: () => definitionText(definition) })),
-    ...constants.map((constant, order) => ({ line: constant.line, order: definitions.length + order, text: () => constantText(constant) })),
+    ...definitions.map((definition, order) => ({
+      line: definition.line,
+      order,
+      text: () => definitionText(definition),
+    })),
+    ...constants.map((constant, order) => ({
+      line: constant.line,
+      order: definitions.length + order,
+      text: () => constantText(constant),
+    })),
   ];
   items.sort((a, b) => a.line - b.line || a.order - b.order);
   return items.map((item) => item.text());

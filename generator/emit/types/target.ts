@@ -13,6 +13,13 @@ export const typesTarget: Target = {
   emit(ctx): GeneratedFile[] {
     const { definitions, constants } = ctx.model;
     const declarations = declarationsText(definitions, constants);
-    return [{ path: "types.ts", content: render("types.ts.hbs", { declarations }), entry: { platform: "portable" }, description: "every type and constant of the schema, with its JSDoc" }];
+    return [
+      {
+        path: "types.ts",
+        content: render("types.ts.hbs", { declarations }),
+        entry: { platform: "portable" },
+        description: "every type and constant of the schema, with its JSDoc",
+      },
+    ];
   },
 };

@@ -38,7 +38,9 @@ export class ValidatorCompiler {
     const body = this.statements(type, "v", { parts: [] }, scope, name);
     // `never` rejects without reading the value; strict consumers flag an unread parameter.
     const param = isNever(type) ? "_v" : "v";
-    this.functions.push(`function ${name}(${param}: any): boolean {\n${body.join("\n")}\nreturn true;\n}`);
+    this.functions.push(
+      `function ${name}(${param}: any): boolean {\n${body.join("\n")}\nreturn true;\n}`,
+    );
     return name;
   }
 
@@ -52,7 +54,13 @@ export class ValidatorCompiler {
   }
 
   /** Statements that return false (after recording an error) when `value` does not match `type`. */
-  private statements(type: TypeNode, value: string, path: Path, scope: Scope, owner: string): string[] {
+  private statements(
+    type: TypeNode,
+    value: string,
+    path: Path,
+    scope: Scope,
+    owner: string,
+  ): string[] {
     const single = this.singleCheck(type, value, path);
     if (single) return [`if (!${single.test}) return ${single.onFailure};`];
     switch (type.kind) {
@@ -70,10 +78,17 @@ export class ValidatorCompiler {
   }
 
   /** A check that is one test, with what to return when it fails; `null` for checks of several statements. */
-  private singleCheck(type: TypeNode, value: string, path: Path): { test: string; onFailure: string } | null {
+  private singleCheck(
+    type: TypeNode,
+    value: string,
+    path: Path,
+  ): { test: string; onFailure: string } | null {
     if (type.kind === "ref") {
       this.helpers.add("within");
-      return { test: `${ValidatorCompiler.checkName(type.name)}(${value})`, onFailure: `within(${renderPath(path)})` };
+      return {
+        test: `${ValidatorCompiler.checkName(type.name)}(${value})`,
+        onFailure: `within(${renderPath(path)})`,
+      };
     }
     const leaf = this.leafCheck(type, value);
     return leaf && { test: `(${leaf.test})`, onFailure: this.fail(path, str(leaf.message)) };
@@ -95,11 +110,15 @@ export class ValidatorCompiler {
   private leafCheck(type: TypeNode, v: string): { test: string; message: string } | null {
     switch (type.kind) {
       case "string": {
-        if (type.format === null) return { test: `typeof ${v} === "string"`, message: "must be string" };
+        if (type.format === null)
+          return { test: `typeof ${v} === "string"`, message: "must be string" };
         const checker = this.formatFunctions[type.format];
         if (!checker) throw new Error(`no checker for format ${type.format}`);
         this.formats.add(type.format);
-        return { test: `typeof ${v} === "string" && ${checker}(${v})`, message: `must be string in format "${type.format}"` };
+        return {
+          test: `typeof ${v} === "string" && ${checker}(${v})`,
+          message: `must be string in format "${type.format}"`,
+        };
       }
       case "number": {
         const tests = [type.integer ? `Number.isInteger(${v})` : `typeof ${v} === "number"`];
@@ -125,7 +144,10 @@ export class ValidatorCompiler {
         this.helpers.add("isObject");
         return { test: `isObject(${v})`, message: "must be object" };
       case "literal":
-        return { test: `${v} === ${literal(type.value)}`, message: `must be equal to ${literal(type.value)}` };
+        return {
+          test: `${v} === ${literal(type.value)}`,
+          message: `must be equal to ${literal(type.value)}`,
+        };
       case "union": {
         // `never`: no value matches (schema.json says `not: {}`).
         if (isNever(type)) return { test: "false", message: "must NOT be valid" };
@@ -133,30 +155,57 @@ export class ValidatorCompiler {
         if (members.some((m) => m === null)) return null;
         const tests = members.map((m) => m!.test);
         if (tests.includes("true")) return { test: "true", message: "" };
-        return { test: tests.map((t) => `(${t})`).join(" || "), message: `must be ${describeLeaves(type.members)}` };
+        return {
+          test: tests.map((t) => `(${t})`).join(" || "),
+          message: `must be ${describeLeaves(type.members)}`,
+        };
       }
       default:
         return null;
     }
   }
 
-  private arrayStatements(type: Extract<TypeNode, { kind: "array" }>, value: string, path: Path, scope: Scope, owner: string): string[] {
+  private arrayStatements(
+    type: Extract<TypeNode, { kind: "array" }>,
+    value: string,
+    path: Path,
+    scope: Scope,
+    owner: string,
+  ): string[] {
     const out = [`if (!Array.isArray(${value})) return ${this.fail(path, '"must be array"')};`];
     if (type.minItems !== null) {
-      out.push(`if (${value}.length < ${type.minItems}) return ${this.fail(path, `"must have at least ${type.minItems} items"`)};`);
+      out.push(
+        `if (${value}.length < ${type.minItems}) return ${this.fail(path, `"must have at least ${type.minItems} items"`)};`,
+      );
     }
     if (type.maxItems !== null) {
-      out.push(`if (${value}.length > ${type.maxItems}) return ${this.fail(path, `"must have at most ${type.maxItems} items"`)};`);
+      out.push(
+        `if (${value}.length > ${type.maxItems}) return ${this.fail(path, `"must have at most ${type.maxItems} items"`)};`,
+      );
     }
     if (acceptsAll(type.items)) return out;
     const i = scope.name("i");
     const item = scope.name("x");
-    const body = this.statements(type.items, item, { parts: [...path.parts, "/", { dynamic: i }] }, scope, owner);
-    out.push(`for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${body.join("\n")}\n}`);
+    const body = this.statements(
+      type.items,
+      item,
+      { parts: [...path.parts, "/", { dynamic: i }] },
+      scope,
+      owner,
+    );
+    out.push(
+      `for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${body.join("\n")}\n}`,
+    );
     return out;
   }
 
-  private objectStatements(type: ObjectType, value: string, path: Path, scope: Scope, owner: string): string[] {
+  private objectStatements(
+    type: ObjectType,
+    value: string,
+    path: Path,
+    scope: Scope,
+    owner: string,
+  ): string[] {
     this.helpers.add("isObject");
     const out = [`if (!isObject(${value})) return ${this.fail(path, '"must be object"')};`];
     for (const property of type.properties) {
@@ -171,19 +220,29 @@ export class ValidatorCompiler {
       const propertyPath: Path = { parts: [...path.parts, `/${pointerSegment(property.name)}`] };
       if (isNever(property.type)) {
         // Present at all is wrong; nothing to read.
-        out.push(`if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, '"must NOT be valid"')};`);
+        out.push(
+          `if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, '"must NOT be valid"')};`,
+        );
         continue;
       }
       const local = scope.name("p");
       const read = `const ${local} = ${value}${access(property.name)};`;
       // A required property was found present above; only an optional one may be absent.
-      const single = property.optional ? this.singleCheck(property.type, local, propertyPath) : null;
+      const single = property.optional
+        ? this.singleCheck(property.type, local, propertyPath)
+        : null;
       if (single) {
-        out.push(`${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`);
+        out.push(
+          `${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`,
+        );
         continue;
       }
       const body = this.statements(property.type, local, propertyPath, scope, owner);
-      out.push(property.optional ? `${read}\nif (${local} !== undefined) {\n${body.join("\n")}\n}` : `${read}\n${body.join("\n")}`);
+      out.push(
+        property.optional
+          ? `${read}\nif (${local} !== undefined) {\n${body.join("\n")}\n}`
+          : `${read}\n${body.join("\n")}`,
+      );
     }
     const extra = type.indexSignature?.type;
     if (extra && !acceptsAll(extra)) {
@@ -191,9 +250,17 @@ export class ValidatorCompiler {
       const declared = type.properties.map((p) => `${k} !== ${str(p.name)}`);
       const item = scope.name("x");
       this.helpers.add("pointer");
-      const body = this.statements(extra, item, { parts: [...path.parts, "/", { dynamic: `pointer(${k})` }] }, scope, owner);
+      const body = this.statements(
+        extra,
+        item,
+        { parts: [...path.parts, "/", { dynamic: `pointer(${k})` }] },
+        scope,
+        owner,
+      );
       const guard = declared.length > 0 ? `if (${declared.join(" && ")}) ` : "";
-      out.push(`for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`);
+      out.push(
+        `for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`,
+      );
     }
     return out;
   }
@@ -214,12 +281,16 @@ export class ValidatorCompiler {
         continue;
       }
       const check =
-        member.kind === "ref" ? ValidatorCompiler.checkName(member.name) : this.addFunction(this.helperName(owner), member);
+        member.kind === "ref"
+          ? ValidatorCompiler.checkName(member.name)
+          : this.addFunction(this.helperName(owner), member);
       checks.push(check);
       tests.push(`${check}(${value})`);
     }
     this.helpers.add("union").add("fail");
-    return [`if (!(${tests.join(" || ")})) return union(${renderPath(path)}, ${value}, [${checks.join(", ")}]);`];
+    return [
+      `if (!(${tests.join(" || ")})) return union(${renderPath(path)}, ${value}, [${checks.join(", ")}]);`,
+    ];
   }
 }
 
@@ -247,7 +318,6 @@ const acceptsAll = (type: TypeNode): boolean => type.kind === "unknown" || type.
 
 /** `never`: the empty union, which no value matches. */
 const isNever = (type: TypeNode): boolean => type.kind === "union" && type.members.length === 0;
-
 
 function describeLeaves(members: TypeNode[]): string {
   const words = members.map((m) => {
