@@ -5,6 +5,7 @@
  * Revision-independent; copied verbatim into generated output.
  */
 import { describeFailure, SchemaCache, type JsonSchemaEngine } from "./json-schema.js";
+import { isRecord } from "./jsonrpc.js";
 
 /** The fields involved, as the generator read them from the schema. */
 export interface ToolOutputFields {
@@ -18,9 +19,6 @@ export interface ToolOutputFields {
   /** The list request's cursor param: a listing without one starts afresh. */
   cursor: string | null;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Tools remembered from listings at most: a hostile server may list any number. */
 const MAX_TOOLS = 10_000;

@@ -11,7 +11,7 @@
  */
 import { ToolOutputChecks } from "./client-tool-output.js";
 import type { JsonSchemaEngine } from "./json-schema.js";
-import { ErrorCode, own } from "./jsonrpc.js";
+import { ErrorCode, isRecord, own } from "./jsonrpc.js";
 import {
   annotatedValue,
   headerAnnotations,
@@ -316,9 +316,6 @@ export type ConnectOutcome =
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_PAGES = 1000;

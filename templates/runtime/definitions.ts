@@ -14,7 +14,7 @@
  * Revision-independent; copied verbatim into generated output.
  */
 import { isInputRequired, type Handler, type RequestContext } from "./dispatch.js";
-import { ErrorCode, RpcError } from "./jsonrpc.js";
+import { ErrorCode, isRecord, RpcError } from "./jsonrpc.js";
 import {
   describeFailure,
   SchemaCache,
@@ -143,9 +143,6 @@ interface TemplateEntry extends Entry<ResourceTemplateDefinition> {
 }
 
 type Kind = "tools" | "resources" | "prompts";
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A check of the one thing the protocol itself says of arguments: they are an object. */
 const OBJECT_ONLY: SchemaCheck = (value) =>

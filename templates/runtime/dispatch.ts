@@ -3,7 +3,16 @@
  * description that the generator derives from the revision's schema. Revision-independent; copied
  * verbatim into generated output. Transports (stdio, HTTP) only frame messages and deliver outcomes.
  */
-import { classify, ErrorCode, failure, own, parseMessage, RpcError, success } from "./jsonrpc.js";
+import {
+  classify,
+  ErrorCode,
+  failure,
+  isRecord,
+  own,
+  parseMessage,
+  RpcError,
+  success,
+} from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -232,9 +241,6 @@ interface Subscription {
   delivery: Delivery;
   end: (outcome: Outcome) => void;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What `Delivery.checkEnvelope` is given: the request itself when it has its params. */
 const envelopeOf = (

@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
 import { annotatedValue, headerText, type HeaderAnnotation } from "./param-headers.js";
+import { isRecord } from "./jsonrpc.js";
 
 /** Which body fields the request metadata headers mirror. Revision data; override per server. */
 export interface HeaderRules {
@@ -215,9 +216,6 @@ export function decodeHeaderValue(raw: string): string | null {
     return null;
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function json(value: unknown): string | undefined {
   try {

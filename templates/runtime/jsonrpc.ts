@@ -92,7 +92,8 @@ export function own<V>(table: Readonly<Record<string, V>>, key: string): V | und
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array, not null): what every message and params must be. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isId = (value: unknown): value is JsonRpcId =>

@@ -6,7 +6,7 @@
  * from the legacy revision's schema and the diff between the two. Revision-independent; copied
  * verbatim into generated output.
  */
-import { ErrorCode, RpcError, success } from "./jsonrpc.js";
+import { ErrorCode, isRecord, RpcError, success } from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -89,9 +89,6 @@ export interface LegacyCall {
 
 /** Where a legacy session lives in the transport's session record. */
 const SESSION_KEY = "legacy";
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A legacy session's answer to a request of the server's, or why there is none. */
 type Pending = {

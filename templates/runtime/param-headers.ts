@@ -4,9 +4,7 @@
  * against the body. Browser-safe (the client runs there). Revision-independent; copied verbatim
  * into generated output.
  */
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+import { isRecord } from "./jsonrpc.js";
 
 /** One annotated argument: the property path in the arguments, the header name, the declared type. */
 export interface HeaderAnnotation {
