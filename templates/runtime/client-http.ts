@@ -6,12 +6,12 @@
  */
 import { classify, DEFAULT_MAX_DEPTH, nestsDeeperThan } from "./jsonrpc.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
-import {
-  TransportError,
-  type ClientTransport,
-  type TransportPeer,
-  type TransportRequestOptions,
-} from "./client.js";
+import { TransportError } from "./client-errors.js";
+import type {
+  ClientTransport,
+  TransportPeer,
+  TransportRequestOptions,
+} from "./client-transport.js";
 
 export interface HttpTransportOptions {
   /** Extra headers on every POST (e.g. `Authorization`). */

@@ -8,12 +8,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { classify, DEFAULT_MAX_DEPTH, ErrorCode, failure, nestsDeeperThan } from "./jsonrpc.js";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
-import {
-  TransportError,
-  type ClientTransport,
-  type TransportPeer,
-  type TransportRequestOptions,
-} from "./client.js";
+import { TransportError } from "./client-errors.js";
+import type {
+  ClientTransport,
+  TransportPeer,
+  TransportRequestOptions,
+} from "./client-transport.js";
 
 export interface StdioTransportOptions {
   command: string;

@@ -9,7 +9,7 @@
  * appear in a log line, a response or an error message. Revision-independent; dependency-free.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { decodeHeaderValue } from "./http-headers.js";
+import { decodeHeaderValue } from "./param-headers.js";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -7,7 +7,13 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
-import { annotatedValue, headerText, type HeaderAnnotation } from "./param-headers.js";
+import {
+  annotatedValue,
+  decodeHeaderValue,
+  HEADER_SAFE,
+  headerText,
+  type HeaderAnnotation,
+} from "./param-headers.js";
 import { isRecord } from "./jsonrpc.js";
 
 /** Which body fields the request metadata headers mirror. Revision data; override per server. */
@@ -188,34 +194,6 @@ export function originAllowed(value: string, allowed: readonly string[]): boolea
 // ---------------------------------------------------------------------------
 // Request metadata headers against the body (Delivery.checkEnvelope)
 // ---------------------------------------------------------------------------
-
-/** Visible ASCII, space and tab: what a header value may hold. */
-const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
-const BASE64_PREFIX = "=?base64?";
-const BASE64_SUFFIX = "?=";
-
-/**
- * A mirrored header value as the client meant it: the Base64 sentinel form (`=?base64?…?=`)
- * decoded from UTF-8, plain values as they are. Null when the value is malformed.
- */
-export function decodeHeaderValue(raw: string): string | null {
-  if (!HEADER_SAFE.test(raw)) return null;
-  if (!(
-    raw.startsWith(BASE64_PREFIX) &&
-    raw.endsWith(BASE64_SUFFIX) &&
-    raw.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length
-  )) {
-    return raw;
-  }
-  const encoded = raw.slice(BASE64_PREFIX.length, raw.length - BASE64_SUFFIX.length);
-  // Padded Base64 only: what the client's encoder writes, and one text per value.
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
-  } catch {
-    return null;
-  }
-}
 
 function json(value: unknown): string | undefined {
   try {

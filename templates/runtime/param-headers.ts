@@ -1,8 +1,9 @@
 /**
- * `x-mcp-header` (Streamable HTTP): the tool arguments a tool's input schema marks for mirroring
- * into `Mcp-Param-*` headers. The client reads them to send the headers, the server to check them
- * against the body. Browser-safe (the client runs there). Revision-independent; copied verbatim
- * into generated output.
+ * The `x-mcp-header` codec (Streamable HTTP): which tool arguments a tool's input schema marks for
+ * mirroring into `Mcp-Param-*` headers, and how a body value travels in a mirrored header (those
+ * and `Mcp-Name`) — the client's encoder and the server's decoder side by side, so that the two
+ * cannot drift apart. Browser-safe (the client runs there): no `Buffer`. Revision-independent;
+ * copied verbatim into generated output.
  */
 import { isRecord } from "./jsonrpc.js";
 
@@ -93,4 +94,75 @@ export function annotatedValue(annotation: HeaderAnnotation, args: unknown): unk
   for (const step of annotation.path)
     value = isRecord(value) && Object.hasOwn(value, step) ? value[step] : undefined;
   return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header values: plain visible ASCII as it is, anything else in the Base64 sentinel form
+
+/** Visible ASCII, space and tab: what a header value may hold. */
+export const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+const BASE64_PREFIX = "=?base64?";
+const BASE64_SUFFIX = "?=";
+
+/** A header value for an argument: strings as they are unless unsafe (then `=?base64?…?=`), integers in decimal, booleans. */
+export function encodeHeaderValue(value: unknown): string | null {
+  if (typeof value !== "string") return headerText(value);
+  const safe =
+    /^[\x20-\x7e]*$/.test(value) &&
+    value.trim() === value &&
+    !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
+  return safe ? value : `${BASE64_PREFIX}${base64Utf8(value)}${BASE64_SUFFIX}`;
+}
+
+/**
+ * A mirrored header value as the client meant it: the Base64 sentinel form (`=?base64?…?=`)
+ * decoded from UTF-8, plain values as they are. Null when the value is malformed.
+ */
+export function decodeHeaderValue(raw: string): string | null {
+  if (!HEADER_SAFE.test(raw)) return null;
+  if (!(
+    raw.startsWith(BASE64_PREFIX) &&
+    raw.endsWith(BASE64_SUFFIX) &&
+    raw.length >= BASE64_PREFIX.length + BASE64_SUFFIX.length
+  )) {
+    return raw;
+  }
+  const encoded = raw.slice(BASE64_PREFIX.length, raw.length - BASE64_SUFFIX.length);
+  // Padded Base64 only: what the encoder writes, and one text per value.
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return null;
+  try {
+    return utf8FromBase64(encoded);
+  } catch {
+    return null;
+  }
+}
+
+/** The `Mcp-Param-*` headers for a call's arguments. */
+export function paramHeaders(
+  annotations: readonly HeaderAnnotation[],
+  args: unknown,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const annotation of annotations) {
+    const value = annotatedValue(annotation, args);
+    if (value === undefined || value === null) continue;
+    const encoded = encodeHeaderValue(value);
+    if (encoded !== null) headers[`Mcp-Param-${annotation.header}`] = encoded;
+  }
+  return headers;
+}
+
+/** Base64 of a string's UTF-8 bytes with what browsers have too (no `Buffer`). */
+function base64Utf8(value: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The text whose UTF-8 bytes `encoded` (valid, padded Base64) holds; throws on invalid UTF-8. */
+function utf8FromBase64(encoded: string): string {
+  const binary = atob(encoded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
 }

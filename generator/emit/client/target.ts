@@ -11,11 +11,17 @@ import { featureFacts, type FeatureFacts } from "../../ir/features.js";
 import { describesProtocol } from "../server/target.js";
 
 /**
- * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`,
- * which the server target copies: both targets skip exactly the same schemas (see `emit`).
+ * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`
+ * and `param-headers.ts`, which the server target copies: both targets skip exactly the same
+ * schemas (see `emit`).
  */
 const CLIENT_RUNTIME = [
   "client.ts",
+  "client-core.ts",
+  "client-protocol.ts",
+  "client-transport.ts",
+  "client-errors.ts",
+  "client-cache.ts",
   "client-http.ts",
   "client-stdio.ts",
   "client-tool-output.ts",

@@ -1,0 +1,853 @@
+/**
+ * The client core: every protocol rule a generated client follows, driven by a `ClientProtocol`
+ * description that the generator derives from the revision's schema (as `Protocol` drives the
+ * server dispatcher). Revision-independent; copied verbatim into generated output. Transports
+ * (`client-http.ts`, `client-stdio.ts`) only move messages.
+ *
+ * What it does for every call: a fresh id; the request `_meta` (protocol version, client
+ * capabilities, client info, progress token) on stateless revisions, the initialize handshake on
+ * stateful ones; result validation; typed errors; multi round-trip retries (`input_required`);
+ * one protocol-version renegotiation; an opt-in cache honouring `ttlMs`/`cacheScope`.
+ */
+import { Cache, stableKey } from "./client-cache.js";
+import {
+  HeaderMismatchError,
+  InputRequiredError,
+  InvalidParamsError,
+  InvalidResultError,
+  LegacyServerError,
+  McpError,
+  MethodNotFoundError,
+  MissingRequiredClientCapabilityError,
+  TimeoutError,
+  TransportError,
+  UnsupportedProtocolVersionError,
+} from "./client-errors.js";
+import type { ClientMethodSpec, ClientProtocol, Validate } from "./client-protocol.js";
+import { ToolOutputChecks } from "./client-tool-output.js";
+import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
+import type { JsonSchemaEngine } from "./json-schema.js";
+import { ErrorCode, isRecord, own } from "./jsonrpc.js";
+import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./jsonrpc.js";
+import {
+  encodeHeaderValue,
+  headerAnnotations,
+  paramHeaders,
+  type HeaderAnnotation,
+} from "./param-headers.js";
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Record<string, unknown>) => void;
+  /** Overrides the client's `timeoutMs` for this call; 0 waits for ever. */
+  timeoutMs?: number;
+}
+
+/** Call options the core passes to itself: `onId` learns the id each round is sent with. */
+interface InternalCallOptions extends CallOptions {
+  onId?: (id: JsonRpcId) => void;
+}
+
+export type InputHandler = (params: never, context: { signal: AbortSignal }) => unknown;
+
+export interface CoreOptions {
+  transport: ClientTransport;
+  info: object;
+  /** Default: `{}` plus one entry per input handler given (`{ elicitation: {} }` for `onElicit`…). */
+  capabilities?: object;
+  protocolVersion?: string;
+  /** Versions this client speaks, preferred first; default `[protocolVersion]`. */
+  supportedVersions?: string[];
+  /** Input request method → handler. */
+  inputHandlers?: Readonly<Record<string, InputHandler | undefined>>;
+  /** Called once per deprecated feature the first time it is used on the wire; default: a line on `log`. */
+  onDeprecated?: (notice: string) => void;
+  /** Input-required rounds allowed per call before giving up; default 8. */
+  maxRounds?: number;
+  /**
+   * How long a call waits for its answer (all its rounds) before it fails with `TimeoutError`, in
+   * ms; default 60,000; 0 waits for ever. `listen` streams wait for ever unless their own options
+   * say otherwise.
+   */
+  timeoutMs?: number;
+  /** Pages an `…All()` iterator fetches at most before it stops (with a log line); default 1000. */
+  maxPages?: number;
+  /** In-memory cache of cacheable results (off by default). */
+  cache?: boolean | { maxEntries?: number };
+  /** Diagnostics (dropped tools, garbage from the server); default: none. */
+  log?: (message: string) => void;
+  /** Validate every result against the schema (default true). */
+  validate?: boolean;
+  /** Compiles tools' output schemas, so that `structuredContent` is checked against them. */
+  jsonSchema?: JsonSchemaEngine;
+  /** Check `structuredContent` against the tool's `outputSchema` from the last listing (default: true when `jsonSchema` is given). */
+  checkToolOutput?: boolean;
+  /** Stdio probe: how long to wait for `server/discover` before deciding the server is legacy; default 5000 ms. */
+  probeTimeoutMs?: number;
+  /** Called when the probe finds a legacy server: build and return a legacy (initialize-era) client. */
+  legacy?: () => Promise<unknown>;
+  /** Server notifications that belong to no call. */
+  onNotification?: (notification: JsonRpcNotification) => void;
+}
+
+export type ConnectOutcome =
+  | { era: "modern"; protocolVersion: string; discover: Record<string, unknown> | null }
+  | { era: "legacy"; legacy: unknown };
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_PAGES = 1000;
+
+/** Defines a data property, so that a key such as `__proto__` stays data. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The core
+
+interface ActiveListen {
+  /** The listen request's id, once sent. */
+  id: JsonRpcId | null;
+  onNotification: (notification: JsonRpcNotification) => void;
+}
+
+export class ClientCore {
+  private nextId = 1;
+  private nextToken = 1;
+  private version: string;
+  private readonly supportedVersions: string[];
+  private readonly capabilities: Record<string, unknown>;
+  private readonly cache: Cache | null;
+  private readonly listeners = new Set<(notification: JsonRpcNotification) => void>();
+  /** Tool name → its `x-mcp-header` annotations, learned from tool listings. */
+  private readonly toolHeaders = new Map<string, HeaderAnnotation[]>();
+  private readonly listens = new Set<ActiveListen>();
+  private readonly toolOutputs: ToolOutputChecks | null;
+  private ready: Promise<ConnectOutcome | null> | null = null;
+  private legacyOutcome: unknown = undefined;
+  private closed = false;
+  private readonly closing = new AbortController();
+
+  constructor(
+    readonly protocol: ClientProtocol,
+    private readonly options: CoreOptions,
+  ) {
+    this.version = options.protocolVersion ?? protocol.protocolVersion;
+    this.supportedVersions = options.supportedVersions ?? [this.version];
+    if (options.capabilities) this.capabilities = options.capabilities as Record<string, unknown>;
+    else {
+      this.capabilities = {};
+      for (const [method, handler] of Object.entries(options.inputHandlers ?? {})) {
+        const capability = protocol.inputRequests[method]?.capability;
+        if (handler && capability) this.capabilities[capability] = {};
+      }
+    }
+    const cache = options.cache;
+    this.cache = cache
+      ? new Cache(
+          typeof cache === "object" ? (cache.maxEntries ?? 256) : 256,
+          options.transport.cacheKey,
+        )
+      : null;
+    if (options.onNotification) this.listeners.add(options.onNotification);
+    const tools = protocol.tools;
+    // Without an engine nothing can be checked: said once when the check was asked for explicitly.
+    if (tools?.output && options.checkToolOutput === true && !options.jsonSchema)
+      this.log(
+        "mcp client: checkToolOutput needs a jsonSchema engine: structured results are not checked",
+      );
+    this.toolOutputs =
+      tools?.output && options.checkToolOutput !== false && options.jsonSchema
+        ? new ToolOutputChecks(
+            {
+              list: tools.list,
+              call: tools.call,
+              items: tools.items,
+              name: tools.name,
+              outputSchema: tools.output.schema,
+              structuredContent: tools.output.structuredContent,
+              isError: tools.output.isError,
+              cursor: tools.output.cursor,
+            },
+            options.jsonSchema,
+          )
+        : null;
+    options.transport.attach?.({
+      log: (message) => this.log(message),
+      notification: (n) => this.route(n),
+      request: (r) => this.answerServer(r),
+    });
+  }
+
+  /** The protocol version requests carry now (after any renegotiation). */
+  get protocolVersion(): string {
+    return this.version;
+  }
+
+  /** The client capabilities requests declare. */
+  get clientCapabilities(): Record<string, unknown> {
+    return this.capabilities;
+  }
+
+  /** What the legacy option returned, once the probe found a legacy server. */
+  get legacy(): unknown {
+    return this.legacyOutcome;
+  }
+
+  log(message: string): void {
+    this.options.log?.(message);
+  }
+
+  /** Deprecation notices already reported by this client. */
+  private readonly reported = new Set<string>();
+
+  private reportDeprecated(notice: string | undefined): void {
+    if (notice === undefined || this.reported.has(notice)) return;
+    this.reported.add(notice);
+    if (this.options.onDeprecated) this.options.onDeprecated(notice);
+    else this.log(`mcp client: deprecated feature used: ${notice}`);
+  }
+
+  /** Adds a listener for server notifications that belong to no call; returns its remover. */
+  onNotification(listener: (notification: JsonRpcNotification) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Stateless revisions: probes with the discovery request and settles the version (stdio backward
+   * compatibility); stateful ones: runs the initialize handshake. Runs once; every call waits for it
+   * when the transport probes (stdio) or the revision needs a handshake.
+   */
+  connect(): Promise<ConnectOutcome | null> {
+    this.ready ??= this.settle();
+    return this.ready;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.abort(new TransportError("the client was closed"));
+    await this.options.transport.close();
+  }
+
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  /** Every item of every page of a paginated list method, within the client's page limit. */
+  pages<I>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    items: string,
+    options?: CallOptions,
+  ): AsyncGenerator<I, void, undefined> {
+    return paginate<I>(
+      (cursor) =>
+        this.request(method, cursor === undefined ? { ...params } : { ...params, cursor }, options),
+      items,
+      {
+        ...(this.options.maxPages === undefined ? {} : { maxPages: this.options.maxPages }),
+        log: (message) => this.log(message),
+      },
+    );
+  }
+
+  /** Sends one request (with retries for input and version negotiation) and returns its complete, validated result. */
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    if (this.closed) throw new TransportError("the client is closed");
+    const { lifecycle } = this.protocol;
+    const isLifecycle =
+      lifecycle.kind === "stateless"
+        ? method === lifecycle.discover
+        : method === lifecycle.initialize;
+    if (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes)) {
+      const outcome = await this.connect();
+      if (outcome?.era === "legacy") {
+        throw new LegacyServerError(
+          `the server speaks a legacy (initialize-era) version; use the client made by the legacy option for ${method}`,
+        );
+      }
+    }
+    return this.call(method, params, options);
+  }
+
+  private async call(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+    probeTimeoutMs?: number,
+  ): Promise<Record<string, unknown>> {
+    const spec = own(this.protocol.methods, method);
+    this.reportDeprecated(own(this.protocol.deprecated.methods, method));
+    const base: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(params ?? {})) {
+      // A caller's `_meta` is merged below; MRTR fields are the client's own business.
+      if (key === "inputResponses" || key === "requestState") continue;
+      put(base, key, value);
+    }
+    const cacheKey =
+      this.cache && spec?.cacheable
+        ? `${method}\n${stableKey({ ...base, _meta: undefined })}`
+        : null;
+    if (cacheKey !== null) {
+      const hit = this.cache!.get(cacheKey);
+      if (hit) return hit;
+    }
+
+    const controller = new AbortController();
+    const abort = (reason: unknown) => controller.abort(reason);
+    const cleanups: Array<() => void> = [];
+    const follow = (signal: AbortSignal | undefined) => {
+      if (!signal) return;
+      if (signal.aborted) abort(signal.reason);
+      else {
+        const listener = () => abort(signal.reason);
+        signal.addEventListener("abort", listener, { once: true });
+        cleanups.push(() => signal.removeEventListener("abort", listener));
+      }
+    };
+    follow(options.signal);
+    follow(this.closing.signal);
+    const timeoutMs =
+      options.timeoutMs ?? probeTimeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      const timer = setTimeout(() => abort(new TimeoutError(method, timeoutMs)), timeoutMs);
+      cleanups.push(() => clearTimeout(timer));
+    }
+    try {
+      const result = await this.rounds(method, base, spec, options, controller.signal);
+      if (cacheKey !== null) this.cache!.set(cacheKey, result);
+      return result;
+    } finally {
+      for (const cleanup of cleanups) cleanup();
+    }
+  }
+
+  private async rounds(
+    method: string,
+    base: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const { protocol } = this;
+    const progressToken =
+      options.onProgress && protocol.meta.progressToken ? `p${this.nextToken++}` : undefined;
+    let retry: {
+      inputResponses: Record<string, unknown>;
+      requestState: string | undefined;
+    } | null = null;
+    let renegotiated = false;
+    const maxRounds = this.options.maxRounds ?? 8;
+    for (let round = 0; ;) {
+      // Object.assign, not spread: a spread copy that then gains properties is slow in V8.
+      const params: Record<string, unknown> = Object.assign({}, base);
+      const meta: Record<string, unknown> = isRecord(base._meta)
+        ? Object.assign({}, base._meta)
+        : {};
+      for (const key in protocol.deprecated.metaKeys) {
+        if (meta[key] !== undefined) this.reportDeprecated(protocol.deprecated.metaKeys[key]);
+      }
+      if (protocol.lifecycle.kind === "stateless") {
+        meta[protocol.lifecycle.protocolVersionKey] = this.version;
+        meta[protocol.lifecycle.clientCapabilitiesKey] = this.capabilities;
+        if (protocol.meta.clientInfo) meta[protocol.meta.clientInfo] = this.options.info;
+      }
+      if (progressToken !== undefined) meta[protocol.meta.progressToken!] = progressToken;
+      if (Object.keys(meta).length > 0) params._meta = meta;
+      else delete params._meta;
+      if (retry) {
+        params.inputResponses = retry.inputResponses;
+        if (retry.requestState !== undefined) params.requestState = retry.requestState;
+      }
+      const id = this.nextId++;
+      const response = await this.send(method, id, params, spec, options, signal, progressToken);
+
+      if ("error" in response) {
+        const error = this.toError(response.error);
+        if (error instanceof UnsupportedProtocolVersionError && !renegotiated) {
+          const version = this.supportedVersions.find((v) => error.supported.includes(v));
+          if (version !== undefined) {
+            renegotiated = true;
+            this.version = version;
+            continue;
+          }
+        }
+        throw error;
+      }
+
+      const result = response.result;
+      if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
+      const resultType = result.resultType;
+      if (protocol.resultTypes && resultType === protocol.resultTypes.inputRequired) {
+        if (!spec?.inputRequired)
+          throw new InvalidResultError(
+            method,
+            "/resultType",
+            `${method} may not ask for input`,
+            result,
+          );
+        if (this.options.validate !== false && protocol.inputRequiredResult)
+          this.check(method, protocol.inputRequiredResult, result);
+        if (++round >= maxRounds)
+          throw new InputRequiredError(
+            `${method} still asked for input after ${maxRounds} rounds`,
+            result.inputRequests,
+          );
+        retry = {
+          inputResponses: await this.gather(method, result.inputRequests, signal),
+          requestState: typeof result.requestState === "string" ? result.requestState : undefined,
+        };
+        continue;
+      }
+      if (
+        resultType !== undefined &&
+        (protocol.resultTypes === null || resultType !== protocol.resultTypes.complete)
+      ) {
+        throw new InvalidResultError(
+          method,
+          "/resultType",
+          `unknown resultType ${JSON.stringify(resultType)}`,
+          result,
+        );
+      }
+      // An absent resultType means complete (servers of earlier versions send none).
+      if (protocol.resultTypes && resultType === undefined)
+        result.resultType = protocol.resultTypes.complete;
+      if (spec && this.options.validate !== false) this.check(method, spec.result, result);
+      this.learnTools(method, result);
+      const failure = this.toolOutputs?.observe(method, base, result);
+      if (failure) throw new InvalidResultError(method, failure.pointer, failure.message, result);
+      return result;
+    }
+  }
+
+  private check(method: string, validate: Validate, result: Record<string, unknown>): void {
+    let checked: ReturnType<Validate>;
+    try {
+      checked = validate(result);
+    } catch (error) {
+      if (error instanceof RangeError)
+        throw new InvalidResultError(method, "", "is nested too deeply to validate", result);
+      throw error;
+    }
+    if (!checked.ok) {
+      const first = checked.errors?.[0];
+      throw new InvalidResultError(
+        method,
+        first?.path ?? "",
+        first?.message ?? "is invalid",
+        result,
+      );
+    }
+  }
+
+  private async send(
+    method: string,
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+    progressToken: string | undefined,
+  ): Promise<JsonRpcResponse> {
+    if (signal.aborted) throw signal.reason;
+    const { protocol } = this;
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+    const headers: Record<string, string> = { "Mcp-Method": method };
+    if (protocol.lifecycle.kind === "stateless" || method !== protocol.lifecycle.initialize)
+      headers["MCP-Protocol-Version"] = this.version;
+    const target = spec?.target ? params[spec.target] : undefined;
+    if (typeof target === "string") headers["Mcp-Name"] = encodeHeaderValue(target) ?? target;
+    if (
+      this.options.transport.mirrorsHeaders &&
+      protocol.tools &&
+      method === protocol.tools.call &&
+      typeof params[protocol.tools.name] === "string"
+    ) {
+      const annotations = this.toolHeaders.get(params[protocol.tools.name] as string);
+      if (annotations)
+        Object.assign(headers, paramHeaders(annotations, params[protocol.tools.arguments]));
+    }
+    const onNotification = (notification: JsonRpcNotification) => {
+      if (notification.method === protocol.notifications.progress) {
+        if (progressToken !== undefined && notification.params?.progressToken === progressToken)
+          options.onProgress?.(notification.params);
+        return;
+      }
+      this.route(notification);
+    };
+    const transportOptions: TransportRequestOptions =
+      progressToken === undefined
+        ? { signal, onNotification, headers }
+        : { signal, onNotification, headers, progressToken };
+    (options as InternalCallOptions).onId?.(id);
+    const sent = this.options.transport.request(message, transportOptions);
+    if (this.options.transport.cancelsByNotification && protocol.notifications.cancelled) {
+      const cancelled = protocol.notifications.cancelled;
+      const onAbort = () => {
+        this.options.transport
+          .notify({
+            jsonrpc: "2.0",
+            method: cancelled,
+            params: { requestId: id, reason: String(signal.reason) },
+          })
+          .catch(() => {});
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        return await raceAbort(sent, signal);
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
+    return raceAbort(sent, signal);
+  }
+
+  /**
+   * Answers a request the server sent on the wire (stateful revisions): the liveness check, or what
+   * an input handler returns; anything else is "method not found".
+   */
+  private async answerServer(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+    if (request.method === this.protocol.ping)
+      return { jsonrpc: "2.0", id: request.id, result: {} };
+    const handler = Object.hasOwn(this.options.inputHandlers ?? {}, request.method)
+      ? this.options.inputHandlers![request.method]
+      : undefined;
+    if (!handler) {
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
+      };
+    }
+    this.reportDeprecated(own(this.protocol.deprecated.methods, request.method));
+    const capability = own(this.protocol.inputRequests, request.method)?.capability;
+    if (capability !== undefined)
+      this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, capability));
+    try {
+      const params = isRecord(request.params) ? request.params : {};
+      const result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(
+        params,
+        { signal: new AbortController().signal },
+      );
+      return { jsonrpc: "2.0", id: request.id, result: isRecord(result) ? result : {} };
+    } catch (error) {
+      this.log(
+        `mcp client: the ${request.method} handler failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: ErrorCode.InternalError, message: "Internal error" },
+      };
+    }
+  }
+
+  /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
+  private route(notification: JsonRpcNotification): void {
+    this.reportDeprecated(own(this.protocol.deprecated.methods, notification.method));
+    const key = this.protocol.meta.subscriptionId;
+    const meta = notification.params?._meta;
+    if (key && isRecord(meta) && meta[key] !== undefined) {
+      for (const listen of this.listens) {
+        if (listen.id === meta[key]) {
+          listen.onNotification(notification);
+          return;
+        }
+      }
+    }
+    for (const listener of this.listeners) listener(notification);
+  }
+
+  /** Calls the handler of every input request; a request the client has no handler for is an error. */
+  private async gather(
+    method: string,
+    inputRequests: unknown,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const responses: Record<string, unknown> = {};
+    const requests = isRecord(inputRequests) ? Object.entries(inputRequests) : [];
+    const answers = await Promise.all(
+      requests.map(async ([key, request]) => {
+        const inputMethod = isRecord(request) ? request.method : undefined;
+        const handler =
+          typeof inputMethod === "string" &&
+          Object.hasOwn(this.options.inputHandlers ?? {}, inputMethod)
+            ? this.options.inputHandlers![inputMethod]
+            : undefined;
+        if (!handler)
+          throw new InputRequiredError(
+            `${method} asked for ${String(inputMethod)} (key "${key}"), and the client has no handler for it`,
+            inputRequests,
+          );
+        const params = isRecord(request) && isRecord(request.params) ? request.params : {};
+        const { deprecated, inputRequests: known } = this.protocol;
+        this.reportDeprecated(own(deprecated.methods, inputMethod as string));
+        const capability = own(known, inputMethod as string)?.capability;
+        if (capability !== undefined)
+          this.reportDeprecated(own(deprecated.clientCapabilities, capability));
+        return [
+          key,
+          await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {
+            signal,
+          }),
+        ] as const;
+      }),
+    );
+    for (const [key, answer] of answers) put(responses, key, answer);
+    return responses;
+  }
+
+  private toError(error: { code: number; message: string; data?: unknown }): McpError {
+    const { errors } = this.protocol;
+    const code = error.code;
+    const message = typeof error.message === "string" ? error.message : "error";
+    if (errors.unsupportedVersion !== null && code === errors.unsupportedVersion)
+      return new UnsupportedProtocolVersionError(code, message, error.data);
+    if (errors.missingCapability !== null && code === errors.missingCapability)
+      return new MissingRequiredClientCapabilityError(code, message, error.data);
+    if (errors.headerMismatch !== null && code === errors.headerMismatch)
+      return new HeaderMismatchError(code, message, error.data);
+    if (code === ErrorCode.MethodNotFound)
+      return new MethodNotFoundError(code, message, error.data);
+    if (code === ErrorCode.InvalidParams) return new InvalidParamsError(code, message, error.data);
+    return new McpError(code, message, error.data);
+  }
+
+  /** Tool listings: remembers each tool's header annotations; over HTTP, drops tools whose annotations are invalid. */
+  private learnTools(method: string, result: Record<string, unknown>): void {
+    const tools = this.protocol.tools;
+    if (!tools || method !== tools.list || !this.options.transport.mirrorsHeaders) return;
+    const items = result[tools.items];
+    if (!Array.isArray(items)) return;
+    result[tools.items] = items.filter((tool: unknown) => {
+      if (!isRecord(tool)) return true;
+      const name = String(tool[tools.name]);
+      let found: ReturnType<typeof headerAnnotations>;
+      try {
+        found = headerAnnotations(tool[tools.schema]);
+      } catch (error) {
+        // Whatever one tool's schema does, it costs that tool, never the list.
+        found = { ok: false, reason: error instanceof Error ? error.message : String(error) };
+      }
+      if (!found.ok) {
+        this.log(`mcp client: dropped tool "${name}": ${found.reason}`);
+        this.toolHeaders.delete(name);
+        return false;
+      }
+      this.toolHeaders.set(name, found.annotations);
+      return true;
+    });
+  }
+
+  private async settle(): Promise<ConnectOutcome | null> {
+    const { lifecycle } = this.protocol;
+    if (lifecycle.kind === "stateful") {
+      const result = await this.call(
+        lifecycle.initialize,
+        {
+          protocolVersion: this.version,
+          capabilities: this.capabilities,
+          clientInfo: this.options.info,
+        },
+        {},
+      );
+      const agreed = result.protocolVersion;
+      if (typeof agreed !== "string" || !this.supportedVersions.includes(agreed)) {
+        throw new UnsupportedProtocolVersionError(
+          ErrorCode.InvalidParams,
+          `the server chose protocol version ${String(agreed)}, which this client does not support`,
+          {
+            supported: this.supportedVersions,
+            requested: agreed,
+          },
+        );
+      }
+      this.version = agreed;
+      if (lifecycle.initialized)
+        await this.options.transport.notify(
+          { jsonrpc: "2.0", method: lifecycle.initialized },
+          { headers: { "MCP-Protocol-Version": agreed, "Mcp-Method": lifecycle.initialized } },
+        );
+      return { era: "modern", protocolVersion: agreed, discover: result };
+    }
+    let discovered: Record<string, unknown>;
+    try {
+      discovered = await this.call(lifecycle.discover, {}, {}, this.options.probeTimeoutMs ?? 5000);
+    } catch (error) {
+      // A recognised modern error: the server is modern; an unsupported version was already renegotiated once.
+      if (error instanceof UnsupportedProtocolVersionError) throw error;
+      if (this.options.legacy) {
+        this.legacyOutcome = await this.options.legacy();
+        return { era: "legacy", legacy: this.legacyOutcome };
+      }
+      throw new LegacyServerError(
+        `the server did not answer ${lifecycle.discover} as a modern server does (${error instanceof Error ? error.message : String(error)}); ` +
+          "it may speak a legacy, initialize-era version: pass the legacy option to fall back",
+        error,
+      );
+    }
+    const offered = Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
+    if (!offered.includes(this.version)) {
+      const version = this.supportedVersions.find((v) => offered.includes(v));
+      if (version === undefined) {
+        throw new UnsupportedProtocolVersionError(
+          this.protocol.errors.unsupportedVersion ?? ErrorCode.InvalidParams,
+          "no protocol version both sides support",
+          {
+            supported: offered,
+            requested: this.version,
+          },
+        );
+      }
+      this.version = version;
+    }
+    return { era: "modern", protocolVersion: this.version, discover: discovered };
+  }
+
+  /**
+   * A long-lived listen request as an async iterable of the notifications it delivers (the
+   * acknowledgement excluded: see `acknowledged`). Ends when the server ends the subscription;
+   * leaving the loop early cancels it.
+   */
+  listen(params: Record<string, unknown>, options: CallOptions = {}): ListenStream {
+    const listen = this.protocol.listen;
+    if (!listen)
+      throw new MethodNotFoundError(ErrorCode.MethodNotFound, "this revision has no subscriptions");
+    const queue: JsonRpcNotification[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    let failure: { error: unknown } | null = null;
+    let acknowledge: (value: Record<string, unknown>) => void = () => {};
+    const acknowledged = new Promise<Record<string, unknown>>((resolve) => (acknowledge = resolve));
+    const controller = new AbortController();
+    const entry: ActiveListen = { id: null, onNotification: () => {} };
+    const push = (notification: JsonRpcNotification) => {
+      if (notification.method === this.protocol.notifications.acknowledged) {
+        acknowledge(isRecord(notification.params) ? notification.params : {});
+        return;
+      }
+      queue.push(notification);
+      wake?.();
+    };
+    entry.onNotification = push;
+    // Over HTTP the events arrive on the request's own stream and go through the routing of
+    // `send`, which hands tagged notifications to `route`, which finds this entry.
+    this.listens.add(entry);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, controller.signal])
+      : controller.signal;
+    const internal: InternalCallOptions = {
+      timeoutMs: 0,
+      ...options,
+      signal,
+      onId: (id) => (entry.id = id),
+    };
+    const finished = this.request(listen.method, params, internal)
+      .then(
+        () => {},
+        (error: unknown) => {
+          if (!controller.signal.aborted) failure = { error };
+        },
+      )
+      .finally(() => {
+        done = true;
+        this.listens.delete(entry);
+        wake?.();
+      });
+    const iterator: AsyncIterableIterator<JsonRpcNotification> = {
+      next: async (): Promise<IteratorResult<JsonRpcNotification>> => {
+        for (;;) {
+          if (queue.length > 0) return { value: queue.shift()!, done: false };
+          if (failure) throw failure.error;
+          if (done) return { value: undefined, done: true };
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+        }
+      },
+      return: async (): Promise<IteratorResult<JsonRpcNotification>> => {
+        controller.abort(new Error("listen ended by the client"));
+        await finished;
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return Object.assign(iterator, { acknowledged, finished });
+  }
+}
+
+/** A listen call: iterate it for notifications; `acknowledged` resolves with what the server honours. */
+export interface ListenStream extends AsyncIterableIterator<JsonRpcNotification> {
+  acknowledged: Promise<Record<string, unknown>>;
+  /** Settles when the subscription has ended. */
+  finished: Promise<void>;
+}
+
+function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Walks the pages of a paginated list method and yields the items of each. A hostile or broken
+ * server could issue cursors for ever: the walk stops (with a line on `log`) at a cursor it has
+ * already seen and after `maxPages` pages.
+ */
+export async function* paginate<I>(
+  fetchPage: (cursor: string | undefined) => Promise<Record<string, unknown>>,
+  items: string,
+  limits: { maxPages?: number; log?: (message: string) => void } = {},
+): AsyncGenerator<I, void, undefined> {
+  const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages++) {
+    const page = await fetchPage(cursor);
+    const list = page[items];
+    if (Array.isArray(list)) yield* list as I[];
+    const next = page.nextCursor;
+    if (typeof next !== "string") return;
+    if (seen.has(next)) {
+      limits.log?.(`mcp client: stopped paging ${items}: the server repeated a cursor`);
+      return;
+    }
+    if (pages >= maxPages) {
+      limits.log?.(`mcp client: stopped paging ${items} after ${maxPages} pages`);
+      return;
+    }
+    seen.add(next);
+    cursor = next;
+  }
+}
