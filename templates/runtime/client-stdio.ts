@@ -14,6 +14,7 @@ import type {
   TransportPeer,
   TransportRequestOptions,
 } from "./client-transport.js";
+import { LineFramer } from "./line-framer.js";
 
 export interface StdioTransportOptions {
   command: string;
@@ -23,7 +24,10 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Receives the server's stderr, line by line; default: passed through to this process's stderr. */
   onStderr?: (line: string) => void;
-  /** Longest line read from the server, in bytes; longer ones are dropped (with a log line). Default 16 MiB. */
+  /**
+   * Longest line read from the server, in bytes, not counting its line terminator; a longer one is
+   * dropped as it arrives (with a log line) and the next one read. A positive integer; default 16 MiB.
+   */
   maxLineBytes?: number;
   /** Deepest nesting of arrays and objects accepted in a message (checked before parsing); default 1000. */
   maxDepth?: number;
@@ -49,9 +53,21 @@ class StdioTransport implements ClientTransport {
   private readonly byToken = new Map<string | number, Pending>();
   private peer: TransportPeer | null = null;
   private dead: TransportError | null = null;
+  /** The server's output as lines, by the stdio server's rules (`line-framer.ts`). */
+  private readonly lines: LineFramer;
 
   constructor(private readonly options: StdioTransportOptions) {
     this.cacheKey = `stdio ${JSON.stringify([options.command, ...(options.args ?? []), options.cwd ?? ""])}`;
+    const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.lines = new LineFramer(max, {
+      // Decoded leniently: invalid UTF-8 shows as U+FFFD, and the JSON checks below decide.
+      line: (bytes, start, end) => this.receive(bytes.toString("utf8", start, end)),
+      // The line is gone unread, whatever answer it held: say so, and how to raise the cap.
+      tooLong: () =>
+        this.log(
+          `mcp stdio client: dropped a line longer than ${max} bytes (raise maxLineBytes to read it); a request it answered fails only by its timeout`,
+        ),
+    });
   }
 
   attach(peer: TransportPeer): void {
@@ -73,14 +89,7 @@ class StdioTransport implements ClientTransport {
     });
     this.child = child;
     child.stdin!.on("error", () => {}); // a dead child shows up as "exit" below
-    const lines = new LineReader(this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      for (const line of lines.push(chunk)) {
-        if (line === null)
-          this.log(`mcp stdio client: dropped a line longer than ${lines.max} bytes`);
-        else this.receive(line);
-      }
-    });
+    child.stdout!.on("data", (chunk: Buffer) => this.lines.push(chunk));
     if (onStderr && child.stderr) createInterface({ input: child.stderr }).on("line", onStderr);
     const die = (reason: string) => {
       if (this.dead) return;
@@ -231,46 +240,3 @@ class StdioTransport implements ClientTransport {
 }
 
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-
-/**
- * Splits the server's output into lines, each scanned once; a line longer than `max` bytes is
- * dropped as it arrives (reported as `null`), never held whole.
- */
-class LineReader {
-  private pieces: Buffer[] = [];
-  private length = 0;
-  /** Inside an over-long line: everything up to the next newline is dropped. */
-  private discarding = false;
-
-  constructor(readonly max: number) {}
-
-  /** The lines `chunk` completes: each as text, or `null` for one that was too long. */
-  push(chunk: Buffer): Array<string | null> {
-    const lines: Array<string | null> = [];
-    let start = 0;
-    while (start <= chunk.length) {
-      const newline = chunk.indexOf(0x0a, start);
-      const end = newline < 0 ? chunk.length : newline;
-      if (!this.discarding) {
-        this.length += end - start;
-        if (this.length > this.max) {
-          this.pieces = [];
-          this.length = 0;
-          this.discarding = true;
-          lines.push(null);
-        } else if (end > start) this.pieces.push(chunk.subarray(start, end));
-      }
-      if (newline < 0) break;
-      if (!this.discarding) {
-        let line = Buffer.concat(this.pieces, this.length).toString("utf8");
-        if (line.endsWith("\r")) line = line.slice(0, -1);
-        lines.push(line);
-      }
-      this.pieces = [];
-      this.length = 0;
-      this.discarding = false;
-      start = newline + 1;
-    }
-    return lines;
-  }
-}

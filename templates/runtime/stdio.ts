@@ -8,6 +8,7 @@
 import { Console } from "node:console";
 import type { Readable, Writable } from "node:stream";
 import { admissionLimits, Budget } from "./admission.js";
+import { LineFramer } from "./line-framer.js";
 import {
   DEFAULT_MAX_DEPTH,
   ErrorCode,
@@ -73,12 +74,8 @@ export interface StdioServer {
 }
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-/** The largest buffer for the start of a line kept from one line to the next. */
-const RETAINED_CARRY_BYTES = 64 * 1024;
 /** Lines longer than this (in UTF-16 units) are written apart from their newline. */
 const LONG_LINE = 64 * 1024;
-const LF = 0x0a;
-const CR = 0x0d;
 const BOM = 0xfeff;
 
 /** Serves `handler` over newline-delimited JSON-RPC until the input ends. */
@@ -89,8 +86,11 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const cancelledMethod = options.cancelledMethod ?? "notifications/cancelled";
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
-    throw new RangeError("maxLineBytes must be a positive integer");
+  // Made first: it refuses a cap that is not a positive integer before anything is touched.
+  const framer = new LineFramer(maxLineBytes, {
+    line: (bytes, start, end) => handleLine(bytes, start, end),
+    tooLong: () => rejectLongLine(),
+  });
   // One stdio connection is the whole server: its budget is the connection's.
   const limits = admissionLimits({
     maxRequestsInFlight: options.maxRequestsInFlight,
@@ -405,37 +405,6 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   // ---- framing ------------------------------------------------------------------------------
 
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  /**
-   * The start of a line that began in an earlier chunk, copied into a buffer kept from line to
-   * line (up to RETAINED_CARRY_BYTES; a larger one, grown for one long line, is let go after it).
-   */
-  let carry: Buffer | null = null;
-  let carried = 0;
-  /** Inside an over-long line: everything up to the next newline is dropped. */
-  let discarding = false;
-
-  /** Whether a line of `length` bytes ending in `last` is over the limit (a trailing CR is free). */
-  const tooLong = (length: number, last: number | undefined): boolean =>
-    length > maxLineBytes && !(length === maxLineBytes + 1 && last === CR);
-
-  /** Appends `bytes[start, end)` to the carried start of a line. */
-  const keep = (bytes: Buffer, start: number, end: number): void => {
-    const needed = carried + (end - start);
-    if (carry === null || carry.length < needed) {
-      // Doubling, capped at the longest line there can be (a CR past the limit included).
-      const size = Math.max(needed, Math.min((carry?.length ?? 0) * 2, maxLineBytes + 1), 1024);
-      const grown = Buffer.allocUnsafeSlow(size);
-      if (carry !== null && carried > 0) carry.copy(grown, 0, 0, carried);
-      carry = grown;
-    }
-    bytes.copy(carry, carried, start, end);
-    carried = needed;
-  };
-
-  /** Lets go of a carry buffer grown large for one long line, once no line is carried in it. */
-  const releaseCarry = (): void => {
-    if (carried === 0 && carry !== null && carry.length > RETAINED_CARRY_BYTES) carry = null;
-  };
 
   const rejectLongLine = (): void => {
     log(`dropped a line longer than ${maxLineBytes} bytes`);
@@ -452,9 +421,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     send(error);
   };
 
-  /** Handles the line `bytes[start, end)` (without its LF). */
+  /** Handles the line `bytes[start, end)` (without its line terminator). */
   const handleLine = (bytes: Buffer, start: number, end: number): void => {
-    if (end > start && bytes[end - 1] === CR) end--;
     // Decoded without a view of the bytes or a copy of them. Invalid UTF-8 always decodes to some
     // U+FFFD, so only a line showing one is decoded again, strictly, to tell which it is.
     let text = bytes.toString("utf8", start, end);
@@ -498,52 +466,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   const onData = (chunk: Uint8Array | string): void => {
     if (closing) return;
-    const bytes =
-      typeof chunk === "string"
-        ? Buffer.from(chunk, "utf8")
-        : Buffer.isBuffer(chunk)
-          ? chunk
-          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    let start = 0;
-    while (start < bytes.length && !closing) {
-      const newline = bytes.indexOf(LF, start);
-      const end = newline === -1 ? bytes.length : newline;
-      if (discarding) {
-        if (newline === -1) break;
-        discarding = false;
-        start = newline + 1;
-        continue;
-      }
-      const length = carried + (end - start);
-      const last = end > start ? bytes[end - 1] : carried > 0 ? carry![carried - 1] : undefined;
-      if (tooLong(length, last)) {
-        carried = 0;
-        releaseCarry();
-        rejectLongLine();
-        if (newline === -1) {
-          discarding = true;
-          break;
-        }
-        start = newline + 1;
-        continue;
-      }
-      if (newline === -1) {
-        // Copied: keeping the chunk would keep all of it alive.
-        keep(bytes, start, end);
-        break;
-      }
-      if (carried === 0) {
-        handleLine(bytes, start, end);
-      } else {
-        keep(bytes, start, end);
-        const lineLength = carried;
-        carried = 0;
-        // Decoded before anything else can touch the carry buffer.
-        handleLine(carry!, 0, lineLength);
-        releaseCarry();
-      }
-      start = newline + 1;
-    }
+    framer.push(chunk);
     writeReady();
   };
 
@@ -568,15 +491,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   async function shutdown(endOfInput: boolean): Promise<void> {
     if (closing) return closed;
     // An unterminated last line is still a message.
-    if (endOfInput && !discarding && carried > 0) {
-      const lineLength = carried;
-      carried = 0;
-      handleLine(carry!, 0, lineLength);
-    }
+    if (endOfInput) framer.end();
     writeReady();
     closing = true;
-    carried = 0;
-    carry = null;
+    framer.stop();
     input.off("data", onData);
     input.off("end", onEnd);
     input.off("close", onEnd);

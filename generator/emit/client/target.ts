@@ -24,6 +24,7 @@ const CLIENT_RUNTIME = [
   "client-cache.ts",
   "client-http.ts",
   "client-stdio.ts",
+  "line-framer.ts",
   "client-tool-output.ts",
   "json-schema.ts",
 ];

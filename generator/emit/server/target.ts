@@ -26,6 +26,7 @@ const SERVER_RUNTIME = [
   "legacy.ts",
   "dispatch.ts",
   "stdio.ts",
+  "line-framer.ts",
   "http.ts",
   "http-headers.ts",
   "param-headers.ts",
