@@ -63,6 +63,8 @@ export const LIBRARY_TYPES: Readonly<Record<string, TypeNode>> = {
 export const WIRE_CONVENTIONS = {
   /** Result fields that make a result cacheable. */
   cacheFields: ["ttlMs", "cacheScope"],
+  /** The caching hints that mean "not cacheable": what a result of a revision without them stands for. */
+  uncached: { ttlMs: 0, cacheScope: "private" },
   /** The field of the server's description filled from the server's `instructions` option. */
   instructionsField: "instructions",
   /** Params that name a request's target, in order of preference. */

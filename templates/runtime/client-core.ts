@@ -18,11 +18,21 @@ import {
   LegacyServerError,
   McpError,
   MethodNotFoundError,
+  MethodNotInEraError,
   MissingRequiredClientCapabilityError,
+  SessionExpiredError,
   TimeoutError,
   TransportError,
   UnsupportedProtocolVersionError,
 } from "./client-errors.js";
+import {
+  describeSession,
+  eraOf,
+  legacyParams,
+  modernResult,
+  type LegacyEra,
+  type LegacySession,
+} from "./client-legacy.js";
 import type { ClientMethodSpec, ClientProtocol, Validate } from "./client-protocol.js";
 import { ToolOutputChecks } from "./client-tool-output.js";
 import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
@@ -87,20 +97,29 @@ export interface CoreOptions {
   checkToolOutput?: boolean;
   /** Stdio probe: how long to wait for `server/discover` before deciding the server is legacy; default 5000 ms. */
   probeTimeoutMs?: number;
-  /** Called when the probe finds a legacy server: build and return a legacy (initialize-era) client. */
-  legacy?: () => Promise<unknown>;
   /** Server notifications that belong to no call. */
   onNotification?: (notification: JsonRpcNotification) => void;
 }
 
+/**
+ * What connecting found: a modern server (and its description, when it was asked for one), or a
+ * legacy one and the session opened with it (the revision it speaks and its handshake's answer).
+ */
 export type ConnectOutcome =
   | { era: "modern"; protocolVersion: string; discover: Record<string, unknown> | null }
-  | { era: "legacy"; legacy: unknown };
+  | {
+      era: "legacy";
+      protocolVersion: string;
+      revision: string;
+      initialize: Record<string, unknown>;
+    };
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The implementation-defined error legacy servers commonly refuse a request outside a session with. */
+const LEGACY_SESSION_REFUSAL = -32000;
 const DEFAULT_MAX_PAGES = 1000;
 
 /** Defines a data property, so that a key such as `__proto__` stays data. */
@@ -135,13 +154,22 @@ export class ClientCore {
   private readonly listens = new Set<ActiveListen>();
   private readonly toolOutputs: ToolOutputChecks | null;
   private ready: Promise<ConnectOutcome | null> | null = null;
-  private legacyOutcome: unknown = undefined;
   private closed = false;
   private readonly closing = new AbortController();
+  /** The legacy session, once the server turned out to be of the initialize era. */
+  private session: LegacySession | null = null;
+  /** The era whose handshake is being sent (its request carries no version header yet). */
+  private handshaking: LegacyEra | null = null;
+  /** The era of the server was taken from `eraCache`: a failure re-probes instead of trusting it. */
+  private eraFromCache = false;
+  /** The era each server was found to speak, by the transport's `eraKey` (HTTP: its origin). */
+  private static readonly eraCache = new Map<string, "modern" | "legacy">();
 
   constructor(
     readonly protocol: ClientProtocol,
     private readonly options: CoreOptions,
+    /** The initialize-era revisions this client also speaks (`--legacy`), newest first. */
+    readonly eras: readonly LegacyEra[] = [],
   ) {
     this.version = options.protocolVersion ?? protocol.protocolVersion;
     this.supportedVersions = options.supportedVersions ?? [this.version];
@@ -200,9 +228,9 @@ export class ClientCore {
     return this.capabilities;
   }
 
-  /** What the legacy option returned, once the probe found a legacy server. */
-  get legacy(): unknown {
-    return this.legacyOutcome;
+  /** The era of the server, once connected: `"legacy"` on an initialize-era session. */
+  get era(): "modern" | "legacy" | null {
+    return this.session ? "legacy" : this.ready ? "modern" : null;
   }
 
   log(message: string): void {
@@ -239,6 +267,8 @@ export class ClientCore {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort(new TransportError("the client was closed"));
+    this.session = null;
+    await this.options.transport.endSession?.();
     await this.options.transport.close();
   }
 
@@ -276,15 +306,56 @@ export class ClientCore {
       lifecycle.kind === "stateless"
         ? method === lifecycle.discover
         : method === lifecycle.initialize;
-    if (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes)) {
-      const outcome = await this.connect();
-      if (outcome?.era === "legacy") {
-        throw new LegacyServerError(
-          `the server speaks a legacy (initialize-era) version; use the client made by the legacy option for ${method}`,
-        );
-      }
+    // A dual-era client learns the server's era before anything else (discovery included: on a
+    // legacy session it is answered from the handshake).
+    if (
+      this.eras.length > 0 ||
+      (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes))
+    )
+      await this.connect();
+    try {
+      return await this.call(method, params, options);
+    } catch (error) {
+      // A modern era taken from the cache that the server no longer bears out: probe again and
+      // send the request once more (it was refused, not served).
+      if (!this.eraFromCache || this.session || !this.refusedUnread(error) || this.closed)
+        throw error;
+      this.forgetEra();
+      await this.connect();
+      return this.call(method, params, options);
     }
-    return this.call(method, params, options);
+  }
+
+  /**
+   * Whether a modern request was refused without being served, the way a legacy server refuses a
+   * request outside a session: a 4xx without a JSON-RPC answer, or an invalid-request, unknown-method
+   * or server error before any handler ran. (Any other error may come from a handler that ran: the
+   * request is not sent twice.)
+   */
+  private refusedUnread(error: unknown): boolean {
+    if (error instanceof McpError)
+      return (
+        error.code === ErrorCode.InvalidRequest ||
+        error.code === ErrorCode.MethodNotFound ||
+        error.code === LEGACY_SESSION_REFUSAL
+      );
+    return (
+      error instanceof TransportError &&
+      !(error instanceof SessionExpiredError) &&
+      error.status !== undefined &&
+      error.status >= 400 &&
+      error.status < 500
+    );
+  }
+
+  /** Drops what was learnt about the server's era: the next call probes again. */
+  private forgetEra(): void {
+    const key = this.options.transport.eraKey;
+    if (key !== undefined) ClientCore.eraCache.delete(key);
+    this.eraFromCache = false;
+    this.session = null;
+    this.ready = null;
+    this.version = this.options.protocolVersion ?? this.protocol.protocolVersion;
   }
 
   private async call(
@@ -331,7 +402,10 @@ export class ClientCore {
       cleanups.push(() => clearTimeout(timer));
     }
     try {
-      const result = await this.rounds(method, base, spec, options, controller.signal);
+      const era = this.handshaking ?? this.session?.era;
+      const result = era
+        ? await this.legacyCall(era, method, base, spec, options, controller.signal)
+        : await this.rounds(method, base, spec, options, controller.signal);
       if (cacheKey !== null) this.cache!.set(cacheKey, result);
       return result;
     } finally {
@@ -438,6 +512,146 @@ export class ClientCore {
     }
   }
 
+  /**
+   * A modern call on a legacy session: the request the legacy revision has for it (its params
+   * without the modern `_meta` keys), its answer checked against the legacy result, then given the
+   * fields the modern result requires. Discovery is answered from the handshake; a method the
+   * revision lacks is `MethodNotInEraError`. A session the server ended (HTTP 404) is opened again
+   * and the request sent once more.
+   */
+  private async legacyCall(
+    era: LegacyEra,
+    method: string,
+    base: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const handshake = method === era.initialize;
+    if (!handshake && era.discover && method === era.discover.method && this.session)
+      return describeSession(this.session, era.discover);
+    const legacy = handshake ? { result: null, fill: {} } : own(era.methods, method);
+    if (!legacy) throw new MethodNotInEraError(era.revision, method);
+    const progressToken =
+      options.onProgress && era.progressTokenKey ? `p${this.nextToken++}` : undefined;
+    const params = handshake ? base : legacyParams(era, base, this.modernMetaKeys, progressToken);
+    let response: JsonRpcResponse;
+    try {
+      response = await this.send(
+        method,
+        this.nextId++,
+        params,
+        spec,
+        options,
+        signal,
+        progressToken,
+      );
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError) || handshake || signal.aborted) throw error;
+      this.log(`mcp client: the server ended the legacy session; opening a new one for ${method}`);
+      this.session = null;
+      this.ready = null;
+      await this.connect();
+      const again = this.session as LegacySession | null;
+      if (!again) throw error;
+      return this.legacyCall(again.era, method, base, spec, options, signal);
+    }
+    if ("error" in response) throw this.toError(response.error);
+    const result = response.result;
+    if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
+    if (!legacy.result) return result;
+    if (this.options.validate !== false) this.check(method, legacy.result, result);
+    const modern = modernResult(legacy.fill, result);
+    this.learnTools(method, modern);
+    const failure = this.toolOutputs?.observe(method, base, modern);
+    if (failure) throw new InvalidResultError(method, failure.pointer, failure.message, modern);
+    return modern;
+  }
+
+  /** The `_meta` keys the modern revision gives a protocol role: never sent on a legacy session. */
+  private get modernMetaKeys(): ReadonlySet<string> {
+    const { lifecycle, meta } = this.protocol;
+    const keys = [meta.clientInfo, meta.subscriptionId];
+    if (lifecycle.kind === "stateless")
+      keys.push(lifecycle.protocolVersionKey, lifecycle.clientCapabilitiesKey);
+    return new Set(keys.filter((k): k is string => k !== null));
+  }
+
+  /**
+   * Whether a failed probe (or a failed call on a cached era) says the server is of the legacy era:
+   * any answer that is not a recognised modern one (another JSON-RPC error, a result that is not the
+   * modern description, a 4xx without a modern error), or silence on stdio. A transport that failed
+   * (a process that cannot start or died, a network error, a 5xx) says nothing about the era.
+   */
+  private legacyVerdict(error: unknown): boolean {
+    if (this.closed) return false;
+    if (
+      error instanceof UnsupportedProtocolVersionError ||
+      error instanceof MissingRequiredClientCapabilityError ||
+      error instanceof HeaderMismatchError ||
+      error instanceof MethodNotInEraError
+    )
+      return false;
+    if (error instanceof McpError || error instanceof InvalidResultError) return true;
+    if (error instanceof TimeoutError) return this.options.transport.probes === true;
+    if (error instanceof SessionExpiredError) return false;
+    if (error instanceof TransportError)
+      return error.status !== undefined && error.status >= 400 && error.status < 500;
+    return false;
+  }
+
+  /**
+   * Opens a legacy session: the handshake offering the newest legacy version, the server's choice
+   * checked against every legacy revision the client was generated for, then the completing
+   * notification and the transport's session mechanics (HTTP: its GET stream). A version the client
+   * does not speak ends the connection, as the legacy lifecycle says.
+   */
+  private async openLegacy(): Promise<ConnectOutcome> {
+    const offered = this.eras[0]!;
+    this.options.transport.beginSession?.();
+    let result: Record<string, unknown>;
+    this.handshaking = offered;
+    try {
+      result = await this.call(
+        offered.initialize,
+        {
+          protocolVersion: offered.protocolVersion,
+          capabilities: this.capabilities,
+          clientInfo: this.options.info,
+        },
+        {},
+      );
+    } finally {
+      this.handshaking = null;
+    }
+    const era = eraOf(this.eras, result.protocolVersion);
+    if (!era) {
+      const supported = [...this.supportedVersions, ...this.eras.map((e) => e.protocolVersion)];
+      await this.options.transport.endSession?.();
+      await this.options.transport.close();
+      throw new UnsupportedProtocolVersionError(
+        this.protocol.errors.unsupportedVersion ?? ErrorCode.InvalidParams,
+        `the server chose protocol version ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${supported.join(", ")})`,
+        { supported, requested: result.protocolVersion },
+      );
+    }
+    if (this.options.validate !== false) this.check(era.initialize, era.initializeResult, result);
+    this.session = { era, handshake: result };
+    this.version = era.protocolVersion;
+    if (era.initialized)
+      await this.options.transport.notify(
+        { jsonrpc: "2.0", method: era.initialized },
+        { headers: { "MCP-Protocol-Version": era.protocolVersion, "Mcp-Method": era.initialized } },
+      );
+    await this.options.transport.sessionOpened?.(era.protocolVersion);
+    return {
+      era: "legacy",
+      protocolVersion: era.protocolVersion,
+      revision: era.revision,
+      initialize: result,
+    };
+  }
+
   private check(method: string, validate: Validate, result: Record<string, unknown>): void {
     let checked: ReturnType<Validate>;
     try {
@@ -471,8 +685,11 @@ export class ClientCore {
     const { protocol } = this;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
     const headers: Record<string, string> = { "Mcp-Method": method };
-    if (protocol.lifecycle.kind === "stateless" || method !== protocol.lifecycle.initialize)
-      headers["MCP-Protocol-Version"] = this.version;
+    // A handshake carries its version in its params only.
+    const initialize =
+      this.handshaking?.initialize ??
+      (protocol.lifecycle.kind === "stateful" ? protocol.lifecycle.initialize : null);
+    if (method !== initialize) headers["MCP-Protocol-Version"] = this.version;
     const target = spec?.target ? params[spec.target] : undefined;
     if (typeof target === "string") headers["Mcp-Name"] = encodeHeaderValue(target) ?? target;
     if (
@@ -521,33 +738,42 @@ export class ClientCore {
   }
 
   /**
-   * Answers a request the server sent on the wire (stateful revisions): the liveness check, or what
-   * an input handler returns; anything else is "method not found".
+   * Answers a request the server sent on the wire. Only an initialize-era session has them (a
+   * stateful revision's, or a legacy session of a dual-era client): the liveness check, and what an
+   * input handler returns for a capability the client declared. On a modern session, and for
+   * anything else, the answer is "method not found".
    */
   private async answerServer(request: JsonRpcRequest): Promise<JsonRpcResponse> {
-    if (request.method === this.protocol.ping)
+    const notFound = (why: string): JsonRpcResponse => ({
+      jsonrpc: "2.0",
+      id: request.id,
+      error: {
+        code: ErrorCode.MethodNotFound,
+        message: `Method not found: ${request.method} (${why})`,
+      },
+    });
+    const era = this.session?.era ?? null;
+    const stateful = this.protocol.lifecycle.kind === "stateful";
+    if (!era && !stateful) return notFound("a modern session takes no requests from the server");
+    if (request.method === (era ? era.ping : this.protocol.ping))
       return { jsonrpc: "2.0", id: request.id, result: {} };
+    const known = era
+      ? own(era.serverRequests, request.method)
+      : own(this.protocol.inputRequests, request.method);
     const handler = Object.hasOwn(this.options.inputHandlers ?? {}, request.method)
       ? this.options.inputHandlers![request.method]
       : undefined;
-    if (!handler) {
-      return {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${request.method}` },
-      };
-    }
+    if (!known || !handler) return notFound("the client has no handler for it");
+    if (this.capabilities[known.capability] === undefined)
+      return notFound(`the client did not declare the ${known.capability} capability`);
     this.reportDeprecated(own(this.protocol.deprecated.methods, request.method));
-    const capability = own(this.protocol.inputRequests, request.method)?.capability;
-    if (capability !== undefined)
-      this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, capability));
+    this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, known.capability));
+    let result: unknown;
     try {
       const params = isRecord(request.params) ? request.params : {};
-      const result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(
-        params,
-        { signal: new AbortController().signal },
-      );
-      return { jsonrpc: "2.0", id: request.id, result: isRecord(result) ? result : {} };
+      result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {
+        signal: this.closing.signal,
+      });
     } catch (error) {
       this.log(
         `mcp client: the ${request.method} handler failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -558,6 +784,20 @@ export class ClientCore {
         error: { code: ErrorCode.InternalError, message: "Internal error" },
       };
     }
+    const answer = isRecord(result) ? result : {};
+    // A legacy server reads the answer by its own revision: one its validators would refuse is
+    // still the user's answer (the schema's JSON form is narrower than its TypeScript in places,
+    // integers for numbers), so it is sent, and the mismatch reported.
+    if (era && this.options.validate !== false) {
+      const checked = era.serverRequests[request.method]!.response(answer);
+      if (!checked.ok) {
+        const first = checked.errors?.[0];
+        this.log(
+          `mcp client: the ${request.method} handler's answer is not a valid ${era.revision} result at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
+        );
+      }
+    }
+    return { jsonrpc: "2.0", id: request.id, result: answer };
   }
 
   /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
@@ -658,8 +898,19 @@ export class ClientCore {
   }
 
   private async settle(): Promise<ConnectOutcome | null> {
+    try {
+      return await this.findEra();
+    } catch (error) {
+      // A later call starts over rather than inherit the failure.
+      this.ready = null;
+      throw error;
+    }
+  }
+
+  private async findEra(): Promise<ConnectOutcome | null> {
     const { lifecycle } = this.protocol;
     if (lifecycle.kind === "stateful") {
+      this.options.transport.beginSession?.();
       const result = await this.call(
         lifecycle.initialize,
         {
@@ -686,24 +937,61 @@ export class ClientCore {
           { jsonrpc: "2.0", method: lifecycle.initialized },
           { headers: { "MCP-Protocol-Version": agreed, "Mcp-Method": lifecycle.initialized } },
         );
+      await this.options.transport.sessionOpened?.(agreed);
       return { era: "modern", protocolVersion: agreed, discover: result };
     }
+    const transport = this.options.transport;
+    const eraKey = transport.eraKey;
+    const cached = eraKey === undefined ? undefined : ClientCore.eraCache.get(eraKey);
+    if (this.eras.length > 0 && cached !== undefined) {
+      this.eraFromCache = true;
+      if (cached === "modern")
+        return { era: "modern", protocolVersion: this.version, discover: null };
+      try {
+        return await this.openLegacy();
+      } catch (error) {
+        if (!this.legacyVerdict(error)) throw error;
+        this.forgetEra();
+      }
+    }
+    // A modern-only client over HTTP sends its requests as they come (no probe).
+    if (this.eras.length === 0 && !transport.probes) return null;
     let discovered: Record<string, unknown>;
     try {
-      discovered = await this.call(lifecycle.discover, {}, {}, this.options.probeTimeoutMs ?? 5000);
-    } catch (error) {
-      // A recognised modern error: the server is modern; an unsupported version was already renegotiated once.
-      if (error instanceof UnsupportedProtocolVersionError) throw error;
-      if (this.options.legacy) {
-        this.legacyOutcome = await this.options.legacy();
-        return { era: "legacy", legacy: this.legacyOutcome };
-      }
-      throw new LegacyServerError(
-        `the server did not answer ${lifecycle.discover} as a modern server does (${error instanceof Error ? error.message : String(error)}); ` +
-          "it may speak a legacy, initialize-era version: pass the legacy option to fall back",
-        error,
+      discovered = await this.call(
+        lifecycle.discover,
+        {},
+        {},
+        transport.probes ? (this.options.probeTimeoutMs ?? 5000) : undefined,
       );
+    } catch (error) {
+      // A recognised modern error: the server is modern (an unsupported version was already
+      // renegotiated once); a transport that failed says nothing about the era.
+      if (!this.legacyVerdict(error)) throw error;
+      if (this.eras.length === 0) {
+        // The process (or connection) is of no use to this client: nothing is left running.
+        await transport.close();
+        throw new LegacyServerError(
+          `the server did not answer ${lifecycle.discover} as a modern server does (${error instanceof Error ? error.message : String(error)}); ` +
+            "it may speak a legacy, initialize-era version: generate the client with --legacy to speak it too",
+          error,
+        );
+      }
+      let outcome: ConnectOutcome;
+      try {
+        outcome = await this.openLegacy();
+      } catch (failure) {
+        // Neither era answered: nothing is left running for a server the client cannot speak to.
+        if (!(failure instanceof UnsupportedProtocolVersionError)) {
+          await transport.endSession?.();
+          await transport.close();
+        }
+        throw failure;
+      }
+      if (eraKey !== undefined) ClientCore.eraCache.set(eraKey, "legacy");
+      return outcome;
     }
+    if (eraKey !== undefined && this.eras.length > 0) ClientCore.eraCache.set(eraKey, "modern");
     const offered = Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
     if (!offered.includes(this.version)) {
       const version = this.supportedVersions.find((v) => offered.includes(v));

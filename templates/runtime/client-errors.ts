@@ -108,7 +108,27 @@ export class InputRequiredError extends Error {
   }
 }
 
-/** The stdio probe found a server of the initialize era. */
+/** The server ended the legacy session (HTTP 404 for its id): the client opens a new one. */
+export class SessionExpiredError extends TransportError {
+  constructor(message: string) {
+    super(message, 404);
+    this.name = "SessionExpiredError";
+  }
+}
+
+/** The server speaks an initialize-era revision that has no such method. */
+export class MethodNotInEraError extends Error {
+  constructor(
+    /** The legacy revision the server speaks. */
+    readonly revision: string,
+    readonly method: string,
+  ) {
+    super(`${method} is not part of protocol revision ${revision}, which the server speaks`);
+    this.name = "MethodNotInEraError";
+  }
+}
+
+/** A client generated without legacy revisions found a server of the initialize era. */
 export class LegacyServerError extends Error {
   constructor(message: string, cause?: unknown) {
     super(message, { cause });

@@ -91,14 +91,16 @@ class StdioTransport implements ClientTransport {
     child.stdin!.on("error", () => {}); // a dead child shows up as "exit" below
     child.stdout!.on("data", (chunk: Buffer) => this.lines.push(chunk));
     if (onStderr && child.stderr) createInterface({ input: child.stderr }).on("line", onStderr);
-    const die = (reason: string) => {
+    // A process that cannot start or dies is the transport's failure, with its cause: never a
+    // verdict on the server's era.
+    const die = (reason: string, cause?: unknown) => {
       if (this.dead) return;
-      this.dead = new TransportError(reason);
+      this.dead = new TransportError(reason, undefined, cause === undefined ? {} : { cause });
       for (const pending of this.pending.values()) pending.reject(this.dead);
       this.pending.clear();
       this.byToken.clear();
     };
-    child.on("error", (error) => die(`the server process failed: ${error.message}`));
+    child.on("error", (error) => die(`the server process failed: ${error.message}`, error));
     child.on("exit", (code, signal) =>
       die(`the server process exited (${signal ?? `code ${String(code)}`})`),
     );

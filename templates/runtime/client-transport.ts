@@ -44,4 +44,17 @@ export interface ClientTransport {
   readonly mirrorsHeaders?: boolean;
   /** Names the server (URL, command line): public cache entries are shared between clients with the same key. */
   readonly cacheKey?: string;
+  /**
+   * Names what the server's era is a property of (HTTP: its origin): a dual-era client probes once
+   * per key. Without one (stdio) the era is learnt per client, that is per server process.
+   */
+  readonly eraKey?: string;
+  /**
+   * Initialize-era sessions, for transports with session mechanics (HTTP): a handshake is about to
+   * be sent (the session it opens is kept from its answer), it completed with `version` (the GET
+   * stream opens), and the session ends (DELETE).
+   */
+  beginSession?(): void;
+  sessionOpened?(version: string): Promise<void>;
+  endSession?(): Promise<void>;
 }

@@ -6,6 +6,7 @@
  * from keeps the generated code independent of how the runtime is cut. Revision-independent;
  * copied verbatim into generated output.
  */
+export type { LegacyEra } from "./client-legacy.js";
 export {
   ClientCore,
   paginate,
@@ -29,6 +30,8 @@ export {
   LegacyServerError,
   McpError,
   MethodNotFoundError,
+  MethodNotInEraError,
+  SessionExpiredError,
   MissingRequiredClientCapabilityError,
   TimeoutError,
   TransportError,

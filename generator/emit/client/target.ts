@@ -8,7 +8,14 @@ import { render, runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { GeneratorError } from "../../errors.js";
 import { featureFacts, type FeatureFacts } from "../../ir/features.js";
-import { describesProtocol } from "../server/target.js";
+import {
+  describesProtocol,
+  legacyDir,
+  legacyHandshakeFields,
+  legacyModule,
+  serverRequestsLiteral,
+} from "../server/target.js";
+import { clientEraBridges, type ClientEraBridge } from "../../derive/client-eras.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`
@@ -22,6 +29,7 @@ const CLIENT_RUNTIME = [
   "client-transport.ts",
   "client-errors.ts",
   "client-cache.ts",
+  "client-legacy.ts",
   "client-http.ts",
   "client-stdio.ts",
   "line-framer.ts",
@@ -126,11 +134,18 @@ export const clientTarget: Target = {
       ? methods.find((m) => m.method === str(wire.listen!.method))
       : undefined;
     const protocol = protocolLiteral(model, wire, index, deprecatedOnTheWire(ctx));
+    const eras = clientEraBridges(model, ctx.legacy ?? []);
+    const legacyEras = `[${eras.map(legacyEraLiteral).join(", ")}]`;
     const content = render("client.ts.hbs", {
       methods,
       handlers,
       protocol,
-      usesAnyOf: protocol.includes("anyOf("),
+      legacyEras,
+      legacyImports: eras.map((b) => ({
+        name: legacyModule(b),
+        path: str(`./${legacyDir(b)}/validators.js`),
+      })),
+      usesAnyOf: protocol.includes("anyOf(") || legacyEras.includes("anyOf("),
       usesValid: protocol.includes("VALID"),
       infoType: defined(WIRE_CONVENTIONS.implementationType)
         ? `T.${WIRE_CONVENTIONS.implementationType}`
@@ -292,6 +307,21 @@ function resultValidator(results: string[]): string {
 
 const json = (value: string | number | null): string =>
   value === null ? "null" : typeof value === "string" ? str(value) : String(value);
+
+/**
+ * A legacy revision as the client runtime's `LegacyEra` literal: its handshake, and for each modern
+ * method it has, the legacy validator its answers are checked against and the fields put back.
+ */
+function legacyEraLiteral(bridge: ClientEraBridge): string {
+  return `{
+    ${legacyHandshakeFields(bridge, bridge.methods, (m) => `fill: ${JSON.stringify(m.fill)}`)}
+    discover: ${JSON.stringify(bridge.discover)},
+    ping: ${json(bridge.ping)},
+    serverRequests: {\n${serverRequestsLiteral(bridge)}\n},
+    progressTokenKey: ${json(bridge.progressTokenKey)},
+    cancelled: ${json(bridge.cancelled)},
+  }`;
+}
 
 /** The `ClientProtocol` object literal handed to the runtime, as TypeScript source. */
 function protocolLiteral(

@@ -144,9 +144,9 @@ const json = (value: unknown): string =>
   value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value);
 
 /** Where a legacy revision's own types and validators go, beside the modern ones. */
-const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}`;
-/** The identifier under which `server.ts` imports a legacy revision's validators. */
-const legacyModule = (bridge: { revision: string }): string =>
+export const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}`;
+/** The identifier under which `server.ts` and `client.ts` import a legacy revision's validators. */
+export const legacyModule = (bridge: { revision: string }): string =>
   `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`;
 
 /**
@@ -170,38 +170,66 @@ function legacyFiles(ctx: EmitContext) {
   );
 }
 
-/** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
-function legacyLiteral(bridge: EraBridge): string {
-  const v = (name: string) =>
+/** A legacy revision's validators as source: one definition's, and any of several results'. */
+function legacyValidators(bridge: { revision: string }): {
+  one: (name: string) => string;
+  any: (names: string[]) => string;
+} {
+  const one = (name: string) =>
     `checked(${legacyModule(bridge)}.is${name}, ${legacyModule(bridge)}.validate${name})`;
-  const results = (names: string[]) =>
+  const any = (names: string[]) =>
     names.length === 0
       ? "() => VALID"
       : names.length === 1
-        ? v(names[0]!)
-        : `anyOf(${names.map(v).join(", ")})`;
-  const methods = bridge.shared
+        ? one(names[0]!)
+        : `anyOf(${names.map(one).join(", ")})`;
+  return { one, any };
+}
+
+/** The requests a legacy server sends for modern input requests, with the capability each needs and its answer's validator. */
+export function serverRequestsLiteral(
+  bridge: Pick<EraBridge, "revision" | "serverRequests">,
+): string {
+  const { any } = legacyValidators(bridge);
+  return bridge.serverRequests
     .map(
-      (m) => `${str(m.method)}: { result: ${results(m.results)}, drop: ${JSON.stringify(m.drop)} }`,
+      (r) => `${str(r.method)}: { capability: ${str(r.capability)}, response: ${any(r.results)} }`,
     )
     .join(",\n");
-  const serverRequests = bridge.serverRequests
-    .map(
-      (r) =>
-        `${str(r.method)}: { capability: ${str(r.capability)}, response: ${results(r.results)} }`,
-    )
+}
+
+/**
+ * The fields both eras' literals open with: the legacy revision, its version and handshake (with
+ * its result's validator), and its methods, each given `extra` (the server's `drop`, the client's
+ * `fill`) beside its result's validator.
+ */
+export function legacyHandshakeFields<M extends { method: string; results: string[] }>(
+  bridge: Pick<EraBridge, "revision" | "protocolVersion" | "initialize" | "initialized"> & {
+    initializeResult: string;
+  },
+  methods: M[],
+  extra: (method: M) => string,
+): string {
+  const { one, any } = legacyValidators(bridge);
+  const entries = methods
+    .map((m) => `${str(m.method)}: { result: ${any(m.results)}, ${extra(m)} }`)
     .join(",\n");
-  return `{
-    revision: ${str(bridge.revision)},
+  return `revision: ${str(bridge.revision)},
     protocolVersion: ${str(bridge.protocolVersion)},
     initialize: ${str(bridge.initialize)},
     initialized: ${json(bridge.initialized)},
-    initializeResult: ${bridge.initializeResult ? v(bridge.initializeResult) : "() => VALID"},
-    methods: {\n${methods}\n},
+    initializeResult: ${bridge.initializeResult ? one(bridge.initializeResult) : "() => VALID"},
+    methods: {\n${entries}\n},`;
+}
+
+/** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
+function legacyLiteral(bridge: EraBridge): string {
+  return `{
+    ${legacyHandshakeFields(bridge, bridge.shared, (m) => `drop: ${JSON.stringify(m.drop)}`)}
     ping: ${json(bridge.ping)},
     setLevel: ${JSON.stringify(bridge.setLevel)},
     subscribe: ${JSON.stringify(bridge.subscribe)},
-    serverRequests: {\n${serverRequests}\n},
+    serverRequests: {\n${serverRequestsLiteral(bridge)}\n},
     notifications: ${JSON.stringify(bridge.notifications)},
     metaKeys: ${JSON.stringify(bridge.metaKeys)},
     cancelled: ${json(bridge.cancelled)},
