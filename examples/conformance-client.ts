@@ -1,15 +1,18 @@
 /**
  * The client the official conformance suite tests (`conformance client --command "node
  * dist/examples/conformance-client.js"`): one program that switches on `MCP_CONFORMANCE_SCENARIO`,
- * written against nothing but the generated 2026-07-28 client. The harness appends the mock
- * server's URL as the last argument; it is used exactly as given.
+ * written against nothing but the dual-era client generated for 2026-07-28 with `--legacy
+ * 2025-11-25,2025-06-18` (generated/dual). It is told nothing about the server's era: the same
+ * program passes the 2026-07-28 scenarios and the 2025-11-25 ones, whose mocks are initialize-era
+ * servers. The harness appends the mock server's URL as the last argument; it is used exactly as
+ * given.
  *
  *   MCP_CONFORMANCE_SCENARIO=tools_call node dist/examples/conformance-client.js http://localhost:3000/mcp
  *
  * Exit 0 when the scenario's flow ran to the end; 1 (with the error on stderr) when the client
  * threw, so that a client bug shows up as a failed scenario rather than as a silent pass.
  */
-import { createClient, httpTransport, type McpClient } from "../generated/2026-07-28/client.js";
+import { createClient, httpTransport, type McpClient } from "../generated/dual/client.js";
 import {
   oauthClient,
   type OAuthClientCredentials,
@@ -64,6 +67,24 @@ function sampleArguments(tool: T.Tool): Record<string, unknown> {
   return args;
 }
 
+/** A form elicitation's answer: every field of the requested schema that declares a default, at its default. */
+function withDefaults(
+  params: T.ElicitRequest["params"],
+): Record<string, string | number | boolean> {
+  const content: Record<string, string | number | boolean> = {};
+  const schema = "requestedSchema" in params ? params.requestedSchema : undefined;
+  for (const [name, field] of Object.entries(schema?.properties ?? {})) {
+    const fallback = (field as { default?: unknown }).default;
+    if (
+      typeof fallback === "string" ||
+      typeof fallback === "number" ||
+      typeof fallback === "boolean"
+    )
+      content[name] = fallback;
+  }
+  return content;
+}
+
 const text = (result: T.CallToolResult) =>
   result.content
     .filter((block): block is T.TextContent => block.type === "text")
@@ -79,6 +100,30 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
       throw new Error(`add_numbers not listed: ${tools.map((t) => t.name).join(", ")}`);
     const result = await mcp.callTool({ name: "add_numbers", arguments: { a: 2, b: 3 } });
     log(`add_numbers: ${text(result)}`);
+    await mcp.close();
+  },
+
+  /**
+   * 2025-11-25 (SEP-1034): the tool elicits a form whose fields all have defaults, and the client
+   * accepts with the defaults applied to every field the user left out.
+   */
+  async "elicitation-sep1034-client-defaults"() {
+    const mcp = client({
+      onElicit: (params) => ({ action: "accept", content: withDefaults(params) }),
+    });
+    const { tools } = await mcp.listTools();
+    for (const tool of tools) log(`${tool.name}: ${text(await mcp.callTool({ name: tool.name }))}`);
+    await mcp.close();
+  },
+
+  /**
+   * 2025-11-25 (SEP-1699): the tool call's SSE stream closes before its answer; the client
+   * reconnects with Last-Event-ID after the server's retry and reads the answer there.
+   */
+  async "sse-retry"() {
+    const mcp = client();
+    const { tools } = await mcp.listTools();
+    for (const tool of tools) log(`${tool.name}: ${text(await mcp.callTool({ name: tool.name }))}`);
     await mcp.close();
   },
 

@@ -1,12 +1,17 @@
 // `npm run conformance:client`: runs the official conformance suite's client leg against the example
-// client (dist/examples/conformance-client.js, built from the generated 2026-07-28 client).
+// client (dist/examples/conformance-client.js, built from the dual-era client generated for
+// 2026-07-28 with --legacy 2025-11-25,2025-06-18). The client is told nothing about the era: the same
+// program meets modern mocks and initialize-era ones.
 //
-// Every scored client scenario of 2026-07-28 (the requirements file's `client:` list: the seven
-// non-auth ones and the 25 auth/* ones) runs one by one with `--scenario` and `--spec-version
-// 2026-07-28`, where the suite is strict: any FAILURE or WARNING, a timeout or a non-zero client exit
-// (except where the scenario expects the client to refuse) fails the scenario. They decide the exit
-// code. Then, for information only, the whole `--requirements 2026-07-28` leg runs once (all
-// scenarios at once, as the suite does it), which also runs the unscored auth extensions; set
+// Two requirement sets, each scenario run one by one with `--scenario` and its `--spec-version`,
+// where the suite is strict: any FAILURE or WARNING, a timeout or a non-zero client exit (except
+// where the scenario expects the client to refuse) fails the scenario. They decide the exit code.
+// - 2026-07-28: every scored client scenario (the requirements file's `client:` list: the seven
+//   non-auth ones and the 25 auth/* ones);
+// - 2025-11-25: its scored non-auth client scenarios (initialize, tools_call,
+//   elicitation-sep1034-client-defaults, sse-retry), served by legacy mocks.
+// Then, for information only, the whole `--requirements 2026-07-28` leg runs once (all scenarios at
+// once, as the suite does it), which also runs the unscored auth extensions; set
 // CONFORMANCE_CLIENT_ALL=0 to skip it.
 //
 // The suite demands Node 22; it runs on tools/node22's binary. The client it spawns runs on this
@@ -30,8 +35,8 @@ const SUITE = join(
 const CLIENT = join(ROOT, "dist", "examples", "conformance-client.js");
 const REVISION = "2026-07-28";
 
-/** The frozen requirements file's `client:` list: the scored scenarios. */
-function scoredScenarios() {
+/** The frozen requirements file's `client:` list of `revision`: the scored scenarios. */
+function scoredScenarios(revision) {
   const scored = [];
   let inClient = false;
   for (const line of readFileSync(
@@ -41,7 +46,7 @@ function scoredScenarios() {
       "@modelcontextprotocol",
       "conformance",
       "requirements",
-      `${REVISION}.yaml`,
+      `${revision}.yaml`,
     ),
     "utf8",
   ).split("\n")) {
@@ -50,7 +55,17 @@ function scoredScenarios() {
   }
   return scored;
 }
-const SCENARIOS = scoredScenarios();
+/** The scenarios run strictly, with the spec version each runs at. */
+const SETS = [
+  { revision: REVISION, scenarios: scoredScenarios(REVISION) },
+  {
+    revision: "2025-11-25",
+    scenarios: scoredScenarios("2025-11-25").filter((s) => !s.startsWith("auth/")),
+  },
+];
+const SCENARIOS = SETS.flatMap(({ revision, scenarios }) =>
+  scenarios.map((scenario) => ({ revision, scenario, key: `${revision} ${scenario}` })),
+);
 /** How long one spawned client may run before the suite kills it. */
 const TIMEOUT_MS = Number(process.env.CONFORMANCE_CLIENT_TIMEOUT_MS ?? 30_000);
 /** Scenarios run at once (2 cores: each is a harness process plus a client process). */
@@ -121,15 +136,16 @@ const outcomes = new Map();
 const queue = [...SCENARIOS];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {
-    for (let scenario; (scenario = queue.shift()) !== undefined;) {
-      const out = join(results, "scenarios", scenario);
+    for (let next; (next = queue.shift()) !== undefined;) {
+      const { revision, scenario, key } = next;
+      const out = join(results, "scenarios", revision, scenario);
       const started = Date.now();
       const { status, stdout, stderr } = await run([
         "client",
         "--command",
         command,
         "--spec-version",
-        REVISION,
+        revision,
         "--scenario",
         scenario,
         "--timeout",
@@ -144,7 +160,7 @@ await Promise.all(
         .filter(existsSync)
         .map((f) => readFileSync(f, "utf8"))
         .join("");
-      outcomes.set(scenario, {
+      outcomes.set(key, {
         status,
         checks,
         ms: Date.now() - started,
@@ -156,9 +172,8 @@ await Promise.all(
   }),
 );
 
-let passed = 0;
-for (const scenario of SCENARIOS) {
-  const { status, checks, ms, stdout, stderr, clientStderr } = outcomes.get(scenario);
+for (const { key } of SCENARIOS) {
+  const { status, checks, ms, stdout, stderr, clientStderr } = outcomes.get(key);
   const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"]
     .map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`)
     .join(", ");
@@ -166,9 +181,8 @@ for (const scenario of SCENARIOS) {
     status === 0 &&
     checks.length > 0 &&
     !checks.some((c) => c.status === "FAILURE" || c.status === "WARNING");
-  if (ok) passed++;
-  outcomes.get(scenario).ok = ok;
-  console.log(`${ok ? "✓" : "✗"} ${scenario}: ${counts} (${(ms / 1000).toFixed(1)} s)`);
+  outcomes.get(key).ok = ok;
+  console.log(`${ok ? "✓" : "✗"} ${key}: ${counts} (${(ms / 1000).toFixed(1)} s)`);
   for (const problem of problemsOf(checks)) console.log(`    ${problem}`);
   if (!ok) {
     if (checks.length === 0)
@@ -207,7 +221,7 @@ if (process.env.CONFORMANCE_CLIENT_ALL !== "0") {
     a.scenario.localeCompare(b.scenario),
   );
   const failing = (f) => f.checks.some((c) => c.status === "FAILURE");
-  const scored = new Set(SCENARIOS);
+  const scored = new Set(SETS[0].scenarios);
   const clean = (list) => list.filter((f) => !failing(f)).length;
   const inScored = files.filter((f) => scored.has(f.scenario));
   const unscored = files.filter((f) => !scored.has(f.scenario));
@@ -226,9 +240,15 @@ if (process.env.CONFORMANCE_CLIENT_ALL !== "0") {
 }
 
 console.log(`\nresults in ${results}`);
-const auth = SCENARIOS.filter((s) => s.startsWith("auth/"));
-const authPassed = auth.filter((s) => outcomes.get(s).ok).length;
-console.log(
-  `conformance client (${REVISION}): ${passed} of ${SCENARIOS.length} scored scenarios passed (auth/*: ${authPassed} of ${auth.length}; others: ${passed - authPassed} of ${SCENARIOS.length - auth.length})`,
-);
-process.exit(passed === SCENARIOS.length ? 0 : 1);
+let failed = 0;
+for (const { revision, scenarios } of SETS) {
+  const ok = (s) => outcomes.get(`${revision} ${s}`).ok;
+  const passed = scenarios.filter(ok).length;
+  const auth = scenarios.filter((s) => s.startsWith("auth/"));
+  const authPassed = auth.filter(ok).length;
+  failed += scenarios.length - passed;
+  console.log(
+    `conformance client (${revision}): ${passed} of ${scenarios.length} scored scenarios passed (auth/*: ${authPassed} of ${auth.length}; others: ${passed - authPassed} of ${scenarios.length - auth.length})`,
+  );
+}
+process.exit(failed === 0 ? 0 : 1);
