@@ -13,20 +13,8 @@ import {
   RpcError,
   success,
 } from "./jsonrpc.js";
-import type {
-  JsonRpcErrorObject,
-  JsonRpcId,
-  JsonRpcNotification,
-  JsonRpcRequest,
-} from "./jsonrpc.js";
-import {
-  canonicalJson,
-  checkSecret,
-  openState,
-  randomNonce,
-  randomSecret,
-  sealState,
-} from "./state.js";
+import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from "./jsonrpc.js";
+import { checkSecret } from "./state.js";
 import {
   bridgeInput,
   legacyResult,
@@ -36,6 +24,15 @@ import {
   type LegacyProtocol,
 } from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
+import { InputRounds } from "./input-required.js";
+import {
+  negotiated,
+  refusedByEnvelope,
+  refusedStateless,
+  type StatefulLifecycle,
+  type StatelessLifecycle,
+} from "./lifecycle.js";
+import { Subscriptions, type Published } from "./subscriptions.js";
 import type { Principal } from "./http-auth.js";
 
 /** What a generated validator returns; only `ok` and the first error are used. */
@@ -235,22 +232,6 @@ export interface InputRequiredAnswer {
 
 export type Handler = (params: Record<string, unknown>, ctx: RequestContext) => unknown;
 
-interface Subscription {
-  id: JsonRpcId;
-  filter: Record<string, unknown>;
-  delivery: Delivery;
-  end: (outcome: Outcome) => void;
-}
-
-/** What `Delivery.checkEnvelope` is given: the request itself when it has its params. */
-const envelopeOf = (
-  request: JsonRpcRequest,
-  params: Record<string, unknown>,
-): { method: string; params: Record<string, unknown> } =>
-  request.params === params
-    ? (request as { method: string; params: Record<string, unknown> })
-    : { method: request.method, params };
-
 /**
  * The HTTP status the transport document gives each error: protocol-level rejections are 400,
  * unknown methods 404, everything else (internal errors included, for which the document names no
@@ -270,9 +251,10 @@ function statusFor(code: number, protocol: Protocol): number {
 }
 
 export class Dispatcher implements MessageHandler {
-  /** The secret sealing `requestState`, once made (see `secret`). */
-  private sealingSecret: string | Uint8Array | undefined;
-  private readonly subscriptions = new Set<Subscription>();
+  /** The open `subscriptions/listen` streams. */
+  private readonly subscriptions: Subscriptions;
+  /** Multi round-trip: sealing and opening `requestState`, checking the retry's responses. */
+  private readonly rounds: InputRounds;
   /** Deprecation notices already reported by this server. */
   private readonly reported = new Set<string>();
 
@@ -285,8 +267,6 @@ export class Dispatcher implements MessageHandler {
   };
   /** `_meta` naming this server, added to every result. */
   private readonly serverMeta: Readonly<Record<string, unknown>> | null;
-  /** Set by `close()`: a later `subscriptions/listen` is ended as soon as it is acknowledged. */
-  private closed = false;
   readonly supportedVersions: readonly string[];
   /** The initialize-era sessions, when the server was generated with legacy revisions. */
   readonly legacy: LegacySessions | null;
@@ -304,6 +284,16 @@ export class Dispatcher implements MessageHandler {
       throw new RangeError(
         `requestStateTtlMs must be a positive number of milliseconds, not ${ttl}`,
       );
+    this.subscriptions = new Subscriptions(
+      protocol,
+      (capability, flag) => this.declares(capability, flag),
+      (id) => ({ response: success(id, this.finish({}, false, id)), httpStatus: 200 }),
+    );
+    this.rounds = new InputRounds(protocol, options, {
+      check: checkInput,
+      reportDeprecated: this.reportDeprecated,
+      log: (message) => this.log(message),
+    });
     this.serverMeta = protocol.meta.serverInfo
       ? Object.freeze({ [protocol.meta.serverInfo]: Object.freeze(this.identity()) })
       : null;
@@ -340,11 +330,6 @@ export class Dispatcher implements MessageHandler {
   /** A transport forgot a session: its legacy state goes too. */
   endSession(session: Record<string, unknown>): void {
     this.legacy?.end(session);
-  }
-
-  /** Made on first use: a server that never seals a state never loads node:crypto. */
-  private get secret(): string | Uint8Array {
-    return (this.sealingSecret ??= this.options.secret ?? randomSecret());
   }
 
   log(message: string): void {
@@ -390,64 +375,17 @@ export class Dispatcher implements MessageHandler {
   }
 
   /** Sends a notification to every open `subscriptions/listen` stream that opted into it. */
-  publish(notification: { method: string; params?: Record<string, unknown> }): number {
-    const listen = this.protocol.listen;
+  publish(notification: Published): number {
     let sent = 0;
-    if (this.legacy && listen && this.declaredFor(notification.method, listen.filter))
+    if (this.legacy && this.subscriptions.declaredFor(notification.method))
       sent += this.legacy.publish(notification);
-    if (!listen) return sent;
-    for (const subscription of this.subscriptions) {
-      if (!this.wants(subscription.filter, notification, listen.filter)) continue;
-      subscription.delivery.notify(this.tagged(notification, subscription.id));
-      sent++;
-    }
-    return sent;
+    return sent + this.subscriptions.publish(notification);
   }
 
   /** Ends every open subscription gracefully (each gets its result) and stops accepting new ones. */
   close(): void {
-    this.closed = true;
     this.legacy?.close();
-    for (const subscription of [...this.subscriptions]) {
-      subscription.end({
-        response: success(subscription.id, this.finish({}, false, subscription.id)),
-        httpStatus: 200,
-      });
-    }
-  }
-
-  /** Whether the server declared the capability flag a subscribable notification needs. */
-  private declaredFor(method: string, table: NonNullable<Protocol["listen"]>["filter"]): boolean {
-    for (const entry of Object.values(table))
-      if (entry.notification === method && this.declares(entry.capability[0], entry.capability[1]))
-        return true;
-    return false;
-  }
-
-  private wants(
-    filter: Record<string, unknown>,
-    notification: { method: string; params?: Record<string, unknown> },
-    table: NonNullable<Protocol["listen"]>["filter"],
-  ): boolean {
-    for (const [key, entry] of Object.entries(table)) {
-      if (entry.notification !== notification.method) continue;
-      const wanted = filter[key];
-      if (wanted === true) return true;
-      // A list-valued filter (resource URIs) names the targets it wants.
-      if (Array.isArray(wanted) && typeof notification.params?.uri === "string")
-        return wanted.includes(notification.params.uri);
-    }
-    return false;
-  }
-
-  private tagged(
-    notification: { method: string; params?: Record<string, unknown> },
-    id: JsonRpcId,
-  ): JsonRpcNotification {
-    const params: Record<string, unknown> = Object.assign({}, notification.params);
-    const key = this.protocol.meta.subscriptionId;
-    if (key) params._meta = { ...(isRecord(params._meta) ? params._meta : {}), [key]: id };
-    return { jsonrpc: "2.0", method: notification.method, params };
+    this.subscriptions.close();
   }
 
   private error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome {
@@ -456,116 +394,135 @@ export class Dispatcher implements MessageHandler {
     return { response: failure(id, error), httpStatus: statusFor(code, this.protocol) };
   }
 
-  /** The request's answer: an outcome when it is ready at once, else a promise that never rejects. */
-  private request(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
-    const { protocol } = this;
-    const params = request.params ?? {};
-    const lifecycle = protocol.lifecycle;
-    let protocolVersion = protocol.protocolVersion;
-    let clientCapabilities: Record<string, unknown> = {};
-    const meta = isRecord(params._meta) ? params._meta : {};
-    const deprecated = protocol.deprecated;
-    for (const key in deprecated.metaKeys)
-      if (meta[key] !== undefined) this.reportDeprecated(deprecated.metaKeys[key]!);
-    const deprecatedMethod = own(deprecated.methods, request.method);
-    if (deprecatedMethod !== undefined) this.reportDeprecated(deprecatedMethod);
-
-    if (lifecycle.kind === "stateless") {
-      const legacy = this.legacy;
-      if (legacy) {
-        // Dual-era: a request without the modern version in `_meta` belongs to the initialize era when
-        // it is the handshake or comes on a legacy session; any other is a modern one missing its `_meta`.
-        const modern =
-          isRecord(params._meta) && params._meta[lifecycle.protocolVersionKey] !== undefined;
-        if (!modern && legacy.claims(request, delivery))
-          return legacy.request(request, params, delivery);
-        if (LegacySessions.of(delivery.session))
-          return this.error(
-            request.id,
-            ErrorCode.InvalidRequest,
-            "Invalid request: a request carrying its protocol version in _meta cannot use a session opened with initialize",
-          );
-      }
-      if (!isRecord(params._meta)) {
-        const handshake = params[protocol.handshakeVersionParam];
-        // An initialize-era client has no way forward but the message it shows its user: name the
-        // versions this server speaks (versioning: a modern-only server SHOULD).
-        if (typeof handshake === "string")
-          return this.error(
-            request.id,
-            protocol.errors.unsupportedVersion,
-            `Unsupported protocol version ${handshake}: this server supports ${this.supportedVersions.join(", ")}, which carry the protocol version and client capabilities in every request's _meta`,
-            { supported: [...this.supportedVersions], requested: handshake },
-          );
-        return this.error(
-          request.id,
-          ErrorCode.InvalidParams,
-          "Invalid params: _meta is required on every request",
-        );
-      }
-      for (const key of lifecycle.requiredMetaKeys) {
-        if (meta[key] === undefined)
-          return this.error(
-            request.id,
-            ErrorCode.InvalidParams,
-            `Invalid params: _meta is missing "${key}"`,
-          );
-      }
-      const capabilities = meta[lifecycle.clientCapabilitiesKey];
-      if (!isRecord(capabilities))
-        return this.error(
-          request.id,
-          ErrorCode.InvalidParams,
-          `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`,
-        );
-      clientCapabilities = capabilities;
-      const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
-      if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
-      const requested = meta[lifecycle.protocolVersionKey];
-      if (typeof requested !== "string" || !this.supportedVersions.includes(requested)) {
-        return this.error(
-          request.id,
-          protocol.errors.unsupportedVersion,
-          "Unsupported protocol version",
-          {
-            supported: [...this.supportedVersions],
-            requested,
-          },
-        );
-      }
-      protocolVersion = requested;
-      if (request.method === lifecycle.discover)
-        return this.answer(request, this.describe(requested), false);
-      if (
-        protocol.listen &&
-        request.method === protocol.listen.method &&
-        this.declaresAnySubscription()
-      ) {
-        const validate = own(protocol.methods, request.method)?.params;
-        const check = validate ? checkInput(validate, params) : undefined;
-        if (check && !check.ok) return this.invalidParams(request.id, check);
-        return this.listen(request, params, delivery);
-      }
-    } else {
-      const envelope = delivery.checkEnvelope?.(envelopeOf(request, params));
-      if (envelope) return this.error(request.id, envelope.code, envelope.message, envelope.data);
-      if (request.method === lifecycle.initialize) {
-        // One connection is one session: what the client declares here holds for its later requests.
-        if (delivery.session && isRecord(params.capabilities))
-          delivery.session.clientCapabilities = params.capabilities;
-        return this.answer(request, this.describe(this.negotiate(params)), false);
-      }
-      const declared = delivery.session?.clientCapabilities;
-      if (isRecord(declared)) clientCapabilities = declared;
-      if (request.method === protocol.ping && !own(this.handlers, request.method))
-        return this.answer(request, {}, false);
-    }
-    return this.serve(request, params, meta, protocolVersion, clientCapabilities, delivery, null);
+  /** Answers with the error a lifecycle or round check refused the request with. */
+  private refuse(id: JsonRpcId, refused: JsonRpcErrorObject): Outcome {
+    return this.error(id, refused.code, refused.message, refused.data);
   }
 
   /**
-   * Serves a request whose lifecycle checks passed through its handler: params checked, sealed state
-   * opened, the handler invoked, its answer completed. `era` describes a legacy session's request.
+   * The request's answer: an outcome when it is ready at once, else a promise that never rejects.
+   * Its deprecated features are reported; on a dual-era server an initialize-era request goes to
+   * its session; then the lifecycle checks, what the runtime answers itself (discovery, a
+   * subscription), and the handler.
+   */
+  private request(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
+    const { lifecycle } = this.protocol;
+    const params = request.params ?? {};
+    const meta = isRecord(params._meta) ? params._meta : {};
+    this.reportDeprecatedUse(request.method, meta);
+    if (lifecycle.kind === "stateful")
+      return this.requestStateful(lifecycle, request, params, meta, delivery);
+    if (this.legacy) {
+      const legacy = this.routeLegacy(this.legacy, lifecycle, request, params, delivery);
+      if (legacy !== null) return legacy;
+    }
+    const refused = refusedStateless(
+      this.protocol,
+      lifecycle,
+      this.supportedVersions,
+      request,
+      params,
+      delivery,
+    );
+    if (refused) return this.refuse(request.id, refused);
+    const protocolVersion = meta[lifecycle.protocolVersionKey] as string;
+    if (request.method === lifecycle.discover)
+      return this.respond(request, this.describe(protocolVersion), false);
+    if (this.subscriptions.opens(request.method)) return this.subscribe(request, params, delivery);
+    const clientCapabilities = meta[lifecycle.clientCapabilitiesKey] as Record<string, unknown>;
+    return this.serve(request, params, meta, protocolVersion, clientCapabilities, delivery, null);
+  }
+
+  /** Reports the deprecated `_meta` keys and the deprecated method a request uses. */
+  private reportDeprecatedUse(method: string, meta: Record<string, unknown>): void {
+    const deprecated = this.protocol.deprecated;
+    for (const key in deprecated.metaKeys)
+      if (meta[key] !== undefined) this.reportDeprecated(deprecated.metaKeys[key]!);
+    const notice = own(deprecated.methods, method);
+    if (notice !== undefined) this.reportDeprecated(notice);
+  }
+
+  /**
+   * Dual-era: a request without the modern version in `_meta` belongs to the initialize era when
+   * it is the handshake or comes on a legacy session, and is served there; a modern request on a
+   * legacy session is refused. `null` for any other request: a modern one (perhaps missing its `_meta`).
+   */
+  private routeLegacy(
+    legacy: LegacySessions,
+    lifecycle: StatelessLifecycle,
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome | Promise<Outcome> | null {
+    const modern =
+      isRecord(params._meta) && params._meta[lifecycle.protocolVersionKey] !== undefined;
+    if (!modern && legacy.claims(request, delivery))
+      return legacy.request(request, params, delivery);
+    if (LegacySessions.of(delivery.session))
+      return this.error(
+        request.id,
+        ErrorCode.InvalidRequest,
+        "Invalid request: a request carrying its protocol version in _meta cannot use a session opened with initialize",
+      );
+    return null;
+  }
+
+  /**
+   * A stateful revision's request: the envelope checked, the handshake answered here (what the
+   * client declares in it holds for the connection's later requests), ping answered unless a
+   * handler takes it, anything else served with the session's client capabilities.
+   */
+  private requestStateful(
+    lifecycle: StatefulLifecycle,
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome | Promise<Outcome> {
+    const { protocol } = this;
+    const refused = refusedByEnvelope(request, params, delivery);
+    if (refused) return this.refuse(request.id, refused);
+    if (request.method === lifecycle.initialize) {
+      // One connection is one session: what the client declares here holds for its later requests.
+      if (delivery.session && isRecord(params.capabilities))
+        delivery.session.clientCapabilities = params.capabilities;
+      const version = negotiated(
+        params[protocol.handshakeVersionParam],
+        this.supportedVersions,
+        protocol.protocolVersion,
+      );
+      return this.respond(request, this.describe(version), false);
+    }
+    const declared = delivery.session?.clientCapabilities;
+    const clientCapabilities = isRecord(declared) ? declared : {};
+    if (request.method === protocol.ping && !own(this.handlers, request.method))
+      return this.respond(request, {}, false);
+    return this.serve(
+      request,
+      params,
+      meta,
+      protocol.protocolVersion,
+      clientCapabilities,
+      delivery,
+      null,
+    );
+  }
+
+  /** Opens a `subscriptions/listen` stream once its params are checked. */
+  private subscribe(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    delivery: Delivery,
+  ): Outcome | Promise<Outcome> {
+    const validate = own(this.protocol.methods, request.method)?.params;
+    const check = validate ? checkInput(validate, params) : undefined;
+    if (check && !check.ok) return this.invalidParams(request.id, check);
+    return this.subscriptions.listen(request, params, delivery);
+  }
+
+  /**
+   * Serves a request whose lifecycle checks passed through its handler: params checked, the earlier
+   * round resumed, the handler invoked, its answer concluded. `era` describes a legacy session's request.
    */
   private serve(
     request: JsonRpcRequest,
@@ -594,35 +551,13 @@ export class Dispatcher implements MessageHandler {
     if (!checked.ok) return this.invalidParams(request.id, checked);
 
     let state: unknown;
-    let asked: Record<string, string> | null = null;
-    const envelope = protocol.envelope;
-    const sealed = envelope.requestState === null ? undefined : params[envelope.requestState];
-    if (spec.inputRequired && era === null && typeof sealed === "string") {
-      const opened = openState(sealed, {
-        secret: this.secret,
-        audience: this.audience(request.method, spec, params, delivery.principal),
-      });
-      const reason = opened.ok ? this.replayed(sealed) : opened.reason;
-      if (!opened.ok || reason !== null)
-        return this.error(
-          request.id,
-          ErrorCode.InvalidParams,
-          `Invalid params: ${envelope.requestState} integrity check failed (${reason})`,
-        );
-      const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
-      state = payload.s;
-      asked = payload.k ?? null;
-    }
     let inputResponses: Record<string, unknown> = {};
-    const responses =
-      envelope.inputResponses === null ? undefined : params[envelope.inputResponses];
-    if (spec.inputRequired && era === null && isRecord(responses)) {
-      const validated = this.inputResponses(responses, asked);
-      if ("error" in validated)
-        return this.error(request.id, ErrorCode.InvalidParams, validated.error, {
-          path: validated.path,
-        });
-      inputResponses = validated.responses;
+    if (spec.inputRequired && era === null) {
+      const resumed = this.rounds.resume(request, spec, params, delivery.principal);
+      if (resumed !== null) {
+        if ("error" in resumed) return this.refuse(request.id, resumed.error);
+        ({ state, inputResponses } = resumed);
+      }
     }
 
     const ctx = new Context(
@@ -645,7 +580,7 @@ export class Dispatcher implements MessageHandler {
     // A synchronous answer is checked and returned at once; only a handler that returns a promise
     // costs the request promises of its own.
     if (!isThenable(answer))
-      return this.complete(
+      return this.conclude(
         request,
         spec,
         params,
@@ -656,8 +591,8 @@ export class Dispatcher implements MessageHandler {
         handler,
         ctx,
       );
-    return this.then(request, Promise.resolve(answer), (value) =>
-      this.complete(
+    return this.settle(request, Promise.resolve(answer), (value) =>
+      this.conclude(
         request,
         spec,
         params,
@@ -672,7 +607,7 @@ export class Dispatcher implements MessageHandler {
   }
 
   /** Goes on with `next` once `pending` settles; whatever fails or escapes becomes the request's error answer. */
-  private then(
+  private settle(
     request: JsonRpcRequest,
     pending: Promise<unknown>,
     next: (value: unknown) => Outcome | Promise<Outcome>,
@@ -720,8 +655,8 @@ export class Dispatcher implements MessageHandler {
           requiredCapabilities: missing,
         }),
     );
-    return this.then(request, rounds, (final) =>
-      this.complete(
+    return this.settle(request, rounds, (final) =>
+      this.conclude(
         request,
         spec,
         params,
@@ -745,8 +680,12 @@ export class Dispatcher implements MessageHandler {
     return this.error(request.id, ErrorCode.InternalError, "Internal error");
   }
 
-  /** The handler's answer, checked and completed into the response. */
-  private complete(
+  /**
+   * The handler's answer concludes the request: a result is responded (finished and checked); an
+   * `input_required` answer asks the client, in a result (modern) or in requests of the server's
+   * own until the handler has a result (a legacy session).
+   */
+  private conclude(
     request: JsonRpcRequest,
     spec: MethodSpec,
     params: Record<string, unknown>,
@@ -773,7 +712,14 @@ export class Dispatcher implements MessageHandler {
           ctx,
           answer,
         );
-      return this.inputRequiredAnswer(request, spec, params, clientCapabilities, answer, principal);
+      const asked = this.rounds.ask(request, spec, params, clientCapabilities, answer, principal);
+      if ("error" in asked) return this.refuse(request.id, asked.error);
+      return this.respond(
+        request,
+        asked.result,
+        false,
+        this.protocol.inputRequiredResult ?? undefined,
+      );
     }
     if (!isRecord(answer)) {
       this.log(
@@ -781,17 +727,17 @@ export class Dispatcher implements MessageHandler {
       );
       return this.error(request.id, ErrorCode.InternalError, "Internal error");
     }
-    if (era) return this.legacyAnswer(request, answer, era);
-    return this.answer(request, answer, spec.cacheable, spec.result);
+    if (era) return this.respondLegacy(request, answer, era);
+    return this.respond(request, answer, spec.cacheable, spec.result);
   }
 
-  /** A legacy session's result: completed as a modern one, put into the legacy shape, checked against the legacy schema. */
-  private legacyAnswer(
+  /** A legacy session's result: put into the legacy shape, checked against the legacy schema. */
+  private respondLegacy(
     request: JsonRpcRequest,
     result: Record<string, unknown>,
     era: LegacyCall,
   ): Outcome {
-    // Not completed as a modern result first: what that adds (resultType, caching hints, the server's
+    // Not finished as a modern result first: what that adds (resultType, caching hints, the server's
     // _meta) is exactly what the legacy shape leaves out.
     const shaped = legacyResult(era, result);
     const check = era.method.result(shaped);
@@ -820,8 +766,8 @@ export class Dispatcher implements MessageHandler {
     );
   }
 
-  /** Adds the fields every result carries, checks the result against the schema, and answers. */
-  private answer(
+  /** The response to a result: finished (the fields every result carries), checked against the schema. */
+  private respond(
     request: JsonRpcRequest,
     result: Record<string, unknown>,
     cacheable: boolean,
@@ -845,6 +791,7 @@ export class Dispatcher implements MessageHandler {
     return { response: success(request.id, finished), httpStatus: 200 };
   }
 
+  /** Adds the fields every result carries: its result type, caching hints (when cacheable), the server's `_meta` (with a subscription's id). */
   private finish(
     result: Record<string, unknown>,
     cacheable: boolean,
@@ -910,211 +857,9 @@ export class Dispatcher implements MessageHandler {
     }
   }
 
-  /** The stateful handshake's version: the client's when this server accepts it, else the revision's own. */
-  private negotiate(params: Record<string, unknown>): string {
-    const requested = params.protocolVersion;
-    return typeof requested === "string" && this.supportedVersions.includes(requested)
-      ? requested
-      : this.protocol.protocolVersion;
-  }
-
-  private declaresAnySubscription(): boolean {
-    return Object.values(this.protocol.listen?.filter ?? {}).some(({ capability: [name, flag] }) =>
-      this.declares(name, flag),
-    );
-  }
-
   private declares(capability: string, flag: string): boolean {
     const declared = this.options.capabilities[capability];
     return isRecord(declared) && declared[flag] === true;
-  }
-
-  /** Opens a listen stream: acknowledge what will be honoured, then hold the request open. */
-  private listen(
-    request: JsonRpcRequest,
-    params: Record<string, unknown>,
-    delivery: Delivery,
-  ): Promise<Outcome> {
-    const listen = this.protocol.listen!;
-    const asked = isRecord(params.notifications) ? params.notifications : {};
-    const honoured: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(listen.filter)) {
-      const value = asked[key];
-      if (
-        value === undefined ||
-        value === false ||
-        !this.declares(entry.capability[0], entry.capability[1])
-      )
-        continue;
-      honoured[key] = value;
-    }
-    const { acknowledged } = this.protocol.notifications;
-    const filterField = this.protocol.envelope.acknowledgedFilter;
-    if (acknowledged && filterField !== null) {
-      delivery.notify(
-        this.tagged({ method: acknowledged, params: { [filterField]: honoured } }, request.id),
-      );
-    }
-    if (this.closed)
-      return Promise.resolve({
-        response: success(request.id, this.finish({}, false, request.id)),
-        httpStatus: 200,
-      });
-    return new Promise<Outcome>((resolve) => {
-      const subscription: Subscription = {
-        id: request.id,
-        filter: honoured,
-        delivery,
-        end: (outcome) => {
-          this.subscriptions.delete(subscription);
-          resolve(outcome);
-        },
-      };
-      this.subscriptions.add(subscription);
-      // An abrupt close carries no response.
-      delivery.signal.addEventListener(
-        "abort",
-        () => subscription.end({ response: null, httpStatus: 200 }),
-        { once: true },
-      );
-    });
-  }
-
-  /**
-   * Binds sealed state to the call that made it: the method, its target, a digest of its other
-   * params (the audience is HMAC'd whole, so the params need no hash of their own) and the
-   * principal, so that it opens for nothing else: not another amount, not another caller.
-   */
-  private audience(
-    method: string,
-    spec: MethodSpec,
-    params: Record<string, unknown>,
-    principal: string | undefined,
-  ): string {
-    const target = spec.target === null ? null : (params[spec.target] ?? null);
-    const salient: Record<string, unknown> = {};
-    const { inputResponses, requestState } = this.protocol.envelope;
-    for (const key of Object.keys(params)) {
-      if (key === "_meta" || key === inputResponses || key === requestState) continue;
-      Object.defineProperty(salient, key, { value: params[key], enumerable: true });
-    }
-    return canonicalJson([method, target, principal ?? null, salient]);
-  }
-
-  /** Single use: tokens opened, by their tag, with when each expires, oldest first. */
-  private readonly opened = new Map<string, number>();
-
-  /** "replayed" when single use is on and this state has been opened before; else null (and it is now). */
-  private replayed(token: string): "replayed" | null {
-    if (!this.options.requestStateSingleUse) return null;
-    // The version byte and tag (17 bytes, 23 base64url characters) name a token: the tag covers the rest.
-    const key = token.slice(0, 23);
-    const now = Date.now();
-    for (const [old, expiry] of this.opened) {
-      if (expiry > now) break;
-      this.opened.delete(old);
-    }
-    if (this.opened.has(key)) return "replayed";
-    this.opened.set(key, now + (this.options.requestStateTtlMs ?? 600_000));
-    if (this.opened.size > (this.options.maxSingleUseStates ?? 100_000))
-      this.opened.delete(this.opened.keys().next().value!);
-    return null;
-  }
-
-  private inputResponses(
-    responses: Record<string, unknown>,
-    asked: Record<string, string> | null,
-  ): { responses: Record<string, unknown> } | { error: string; path: string } {
-    const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(responses)) {
-      // Own keys only: `asked.toString` or `asked.__proto__` must not count as asked for.
-      const method = asked && Object.hasOwn(asked, key) ? asked[key] : undefined;
-      if (asked && method === undefined) continue; // not asked for: ignored
-      const validate = method
-        ? own(this.protocol.inputRequests, method)?.response
-        : this.protocol.anyInputResponse;
-      const check = validate ? checkInput(validate, value) : undefined;
-      if (check && !check.ok) {
-        const first = check.errors?.[0];
-        // A JSON pointer into the params, as for every other invalid param.
-        const path = `/${this.protocol.envelope.inputResponses}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}${first?.path ?? ""}`;
-        return { error: `Invalid params: ${path} ${first?.message ?? "is invalid"}`, path };
-      }
-      // A key is data: `kept[key] = value` with key `__proto__` would set the prototype instead.
-      Object.defineProperty(kept, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return { responses: kept };
-  }
-
-  private inputRequiredAnswer(
-    request: JsonRpcRequest,
-    spec: MethodSpec,
-    params: Record<string, unknown>,
-    clientCapabilities: Record<string, unknown>,
-    answer: InputRequiredAnswer,
-    principal: string | undefined,
-  ): Outcome {
-    const asked: Record<string, string> = {};
-    const missing: Record<string, unknown> = {};
-    for (const [key, input] of Object.entries(answer.inputRequests)) {
-      const known = own(this.protocol.inputRequests, input.method);
-      if (!known) {
-        this.log(
-          `mcp-gen server: ${request.method} asked for unknown input request ${input.method}`,
-        );
-        return this.error(request.id, ErrorCode.InternalError, "Internal error");
-      }
-      if (clientCapabilities[known.capability] === undefined) missing[known.capability] = {};
-      else {
-        const deprecated = this.protocol.deprecated;
-        const method = own(deprecated.methods, input.method);
-        if (method !== undefined) this.reportDeprecated(method);
-        const capability = own(deprecated.clientCapabilities, known.capability);
-        if (capability !== undefined) this.reportDeprecated(capability);
-      }
-      asked[key] = input.method;
-    }
-    if (Object.keys(missing).length > 0) {
-      return this.error(
-        request.id,
-        this.protocol.errors.missingCapability,
-        "Missing required client capability",
-        { requiredCapabilities: missing },
-      );
-    }
-    const envelope = this.protocol.envelope;
-    const result: Record<string, unknown> = {};
-    if (envelope.resultType !== null && this.protocol.resultTypes)
-      result[envelope.resultType] = this.protocol.resultTypes.inputRequired;
-    if (Object.keys(answer.inputRequests).length > 0) {
-      if (envelope.inputRequests === null) {
-        this.log(`mcp-gen server: ${request.method} asked for input this revision cannot carry`);
-        return this.error(request.id, ErrorCode.InternalError, "Internal error");
-      }
-      result[envelope.inputRequests] = Object.fromEntries(
-        Object.entries(answer.inputRequests).map(([key, input]) => [
-          key,
-          { method: input.method, params: input.params ?? {} },
-        ]),
-      );
-    }
-    // Single use tells states apart by their tag: a nonce keeps two states minted for the same
-    // call in the same millisecond from being one.
-    const payload: Record<string, unknown> = { s: answer.state, k: asked };
-    if (this.options.requestStateSingleUse) payload.n = randomNonce();
-    // A revision with no state field carries none: the retry's responses are checked against the union.
-    if (envelope.requestState !== null)
-      result[envelope.requestState] = sealState(payload, {
-        secret: this.secret,
-        ttlMs: this.options.requestStateTtlMs ?? 600_000,
-        audience: this.audience(request.method, spec, params, principal),
-      });
-    return this.answer(request, result, false, this.protocol.inputRequiredResult ?? undefined);
   }
 }
 
