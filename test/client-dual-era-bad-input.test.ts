@@ -74,6 +74,11 @@ function alive(pid: number | null): boolean {
   }
 }
 
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(condition(), what).toBe(true);
+}
+
 async function gone(pid: number | null): Promise<boolean> {
   for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 25));
   return !alive(pid);
@@ -174,6 +179,31 @@ describe("stdio: diagnostics and bad input", () => {
     expect(answers.s).toMatchObject({ id: "s", error: { code: -32601 } });
     expect(answers.p).toEqual({ jsonrpc: "2.0", id: "p", result: {} });
     expect(elicited).toHaveLength(1);
+  });
+
+  it("stops a handler the server cancels and sends no answer for it", async () => {
+    // The server asks for elicitation, cancels it, and after a while lists the answers it got.
+    const { transport } = scripted(`${REFUSE_PROBE}
+      if (message.method === "initialize") ${INITIALIZED("2025-11-25")}
+      else if (message.method === "tools/list") {
+        globalThis.answers = [];
+        write({ jsonrpc: "2.0", id: "e", method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } });
+        setTimeout(() => write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "e", reason: "changed my mind" } }), 50);
+        setTimeout(() => write({ jsonrpc: "2.0", id: message.id, result: { tools: [], _meta: { answers: globalThis.answers } } }), 400);
+      } else if (message.id !== undefined && !message.method) globalThis.answers.push(message);`);
+    const aborted: string[] = [];
+    const mcp = client(transport, {
+      onElicit: (_params: unknown, { signal }: { signal: AbortSignal }) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () => {
+            aborted.push(String((signal.reason as Error).message));
+            reject(signal.reason);
+          }),
+        ),
+    });
+    const listed = await mcp.listTools();
+    expect(aborted).toEqual(["the server cancelled its request e"]);
+    expect(listed._meta?.answers).toEqual([]);
   });
 
   it("answers a wire request on a modern session with -32601, without calling the handler", async () => {
@@ -437,8 +467,7 @@ describe("HTTP: the legacy session's mechanics", () => {
       onListRoots: () => ({ roots: [{ uri: "file:///r" }] }),
     });
     await mcp.listTools();
-    for (let i = 0; i < 200 && !server.seen.some((s) => s.body?.id === "r1"); i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await until(() => server.seen.some((s) => s.body?.id === "r1"), "the answer was posted");
     const answer = server.seen.find((s) => s.body?.id === "r1");
     expect(answer?.body).toEqual({
       jsonrpc: "2.0",
@@ -446,6 +475,34 @@ describe("HTTP: the legacy session's mechanics", () => {
       result: { roots: [{ uri: "file:///r" }] },
     });
     expect(answer?.headers["mcp-session-id"]).toBe("s1");
+  });
+
+  it("cancels a call on the session with notifications/cancelled (a closed stream is no cancellation there)", async () => {
+    const server = await legacyHttp(
+      legacyServer((seen, res) => {
+        if (seen.method === "GET") {
+          res.writeHead(405);
+          return res.end();
+        }
+        // tools/call is never answered: the client gives up.
+        if (seen.rpc === "tools/call") res.writeHead(200, { "Content-Type": "text/event-stream" });
+      }),
+    );
+    const mcp = client(httpTransport(server.url));
+    await mcp.connect();
+    const controller = new AbortController();
+    const call = mcp.callTool({ name: "slow" }, { signal: controller.signal });
+    await until(() => server.seen.some((s) => s.rpc === "tools/call"), "the call was sent");
+    controller.abort(new Error("user gave up"));
+    await expect(call).rejects.toThrow("user gave up");
+    await until(
+      () => server.seen.some((s) => s.rpc === "notifications/cancelled"),
+      "the cancellation was sent",
+    );
+    const sent = server.seen.find((s) => s.rpc === "tools/call")!;
+    const cancelled = server.seen.find((s) => s.rpc === "notifications/cancelled")!;
+    expect(cancelled.body!.params).toMatchObject({ requestId: sent.body!.id });
+    expect(cancelled.headers["mcp-session-id"]).toBe("s1");
   });
 
   it("caches the era per origin: a second client skips the probe", async () => {

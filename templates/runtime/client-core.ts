@@ -156,6 +156,8 @@ export class ClientCore {
   private ready: Promise<ConnectOutcome | null> | null = null;
   private closed = false;
   private readonly closing = new AbortController();
+  /** Requests the server sent on the wire that a handler is answering, by id (for their cancellation). */
+  private readonly serverRequests = new Map<JsonRpcId, AbortController>();
   /** The legacy session, once the server turned out to be of the initialize era. */
   private session: LegacySession | null = null;
   /** The era whose handshake is being sent (its request carries no version header yet). */
@@ -716,8 +718,14 @@ export class ClientCore {
         : { signal, onNotification, headers, progressToken };
     (options as InternalCallOptions).onId?.(id);
     const sent = this.options.transport.request(message, transportOptions);
-    if (this.options.transport.cancelsByNotification && protocol.notifications.cancelled) {
-      const cancelled = protocol.notifications.cancelled;
+    // On a legacy session every transport cancels by notification (a closed stream is not a
+    // cancellation there); otherwise only those that say so (stdio).
+    const cancelled = this.session
+      ? this.session.era.cancelled
+      : this.options.transport.cancelsByNotification
+        ? protocol.notifications.cancelled
+        : null;
+    if (cancelled) {
       const onAbort = () => {
         this.options.transport
           .notify({
@@ -743,7 +751,7 @@ export class ClientCore {
    * input handler returns for a capability the client declared. On a modern session, and for
    * anything else, the answer is "method not found".
    */
-  private async answerServer(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+  private async answerServer(request: JsonRpcRequest): Promise<JsonRpcResponse | null> {
     const notFound = (why: string): JsonRpcResponse => ({
       jsonrpc: "2.0",
       id: request.id,
@@ -769,12 +777,17 @@ export class ClientCore {
     this.reportDeprecated(own(this.protocol.deprecated.methods, request.method));
     this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, known.capability));
     let result: unknown;
+    // The server may cancel its request: the handler's signal aborts, and no answer is sent.
+    const cancel = new AbortController();
+    this.serverRequests.set(request.id, cancel);
     try {
       const params = isRecord(request.params) ? request.params : {};
       result = await (handler as (p: unknown, c: { signal: AbortSignal }) => unknown)(params, {
-        signal: this.closing.signal,
+        signal: AbortSignal.any([this.closing.signal, cancel.signal]),
       });
+      if (cancel.signal.aborted) return null;
     } catch (error) {
+      if (cancel.signal.aborted) return null;
       this.log(
         `mcp client: the ${request.method} handler failed: ${error instanceof Error ? error.message : String(error)}`,
       );
@@ -783,6 +796,8 @@ export class ClientCore {
         id: request.id,
         error: { code: ErrorCode.InternalError, message: "Internal error" },
       };
+    } finally {
+      this.serverRequests.delete(request.id);
     }
     const answer = isRecord(result) ? result : {};
     // A legacy server reads the answer by its own revision: one its validators would refuse is
@@ -803,6 +818,14 @@ export class ClientCore {
   /** Routes a notification outside any call's own stream: to the listen call it is tagged for, else to the listeners. */
   private route(notification: JsonRpcNotification): void {
     this.reportDeprecated(own(this.protocol.deprecated.methods, notification.method));
+    const cancelled =
+      this.session?.era.cancelled ??
+      (this.protocol.lifecycle.kind === "stateful" ? this.protocol.notifications.cancelled : null);
+    if (cancelled !== null && notification.method === cancelled) {
+      const id = notification.params?.requestId;
+      const pending = id === undefined ? undefined : this.serverRequests.get(id as JsonRpcId);
+      pending?.abort(new Error(`the server cancelled its request ${String(id)}`));
+    }
     const key = this.protocol.meta.subscriptionId;
     const meta = notification.params?._meta;
     if (key && isRecord(meta) && meta[key] !== undefined) {

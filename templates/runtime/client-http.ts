@@ -285,6 +285,7 @@ class HttpTransport implements ClientTransport {
       return;
     }
     void this.peer.request(request).then(async (response) => {
+      if (response === null) return;
       const controller = new AbortController();
       this.open.add(controller);
       try {

@@ -156,6 +156,7 @@ class StdioTransport implements ClientTransport {
               }),
             );
         void answer.then((response) => {
+          if (response === null) return;
           try {
             this.write(response);
           } catch {

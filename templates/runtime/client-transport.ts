@@ -23,7 +23,8 @@ export interface TransportPeer {
   /** A notification that belongs to no pending request. */
   notification(notification: JsonRpcNotification): void;
   /** A request the server sends on the wire (stateful revisions): the client's answer to write back. */
-  request(request: JsonRpcRequest): Promise<JsonRpcResponse>;
+  /** `null`: no answer is sent (the server cancelled the request). */
+  request(request: JsonRpcRequest): Promise<JsonRpcResponse | null>;
 }
 
 export interface ClientTransport {
