@@ -57,6 +57,7 @@ describe.each(Object.keys(SPECS))(
         name: "peer-sdk-v2",
         version: "2.4.0",
       });
+      expect(peer.client.era).toBe("modern");
       expect(peer.client.protocolVersion).toBe("2026-07-28");
     });
 
