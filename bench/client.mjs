@@ -17,16 +17,16 @@ import { ROOT, prepareRevision } from "./prepare.mjs";
 
 const REVISION = "2026-07-28";
 /** Length of each measurement, after a warm-up of a quarter of it. */
-const DURATION_MS = Number(process.env.BENCH_CLIENT_MS ?? 2000);
+export const DURATION_MS = Number(process.env.BENCH_CLIENT_MS ?? 2000);
 const WARMUP_MS = Math.max(250, DURATION_MS / 4);
 /** Rounds (order reversed every other round); the best round of each client is reported. */
-const ROUNDS = Number(process.env.BENCH_CLIENT_ROUNDS ?? 2);
+export const ROUNDS = Number(process.env.BENCH_CLIENT_ROUNDS ?? 2);
 const MAX_CALLS = 200_000;
-const TEXT = "hello from the client benchmark";
+export const TEXT = "hello from the client benchmark";
 const SERVER = join(ROOT, "bench", "servers", "ours-echo.mjs");
-const INFO = { name: "mcp-gen-bench-client", version: "1.0.0" };
+export const INFO = { name: "mcp-gen-bench-client", version: "1.0.0" };
 
-const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
+export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
 /** Each client as { open() → { call(), close() } }; `call` resolves with the echoed text. */
 function clients(jsDir) {
@@ -90,7 +90,8 @@ function summarize(latencies, elapsedMs, cpuMicros) {
   };
 }
 
-async function measure(client) {
+/** Opens `client`, checks its first answer, warms up, and measures sequential calls. */
+export async function measure(client) {
   const session = await client.open();
   try {
     const first = await session.call();
@@ -119,13 +120,12 @@ async function measure(client) {
   }
 }
 
-/** Runs the group against the generated client compiled in `jsDir`, prints the table and returns the figures. */
-export async function benchClient(revision, jsDir) {
-  if (revision !== REVISION) {
-    console.log(`\nClient benchmark skipped: its echo server speaks ${REVISION}, not ${revision}`);
-    return null;
-  }
-  const group = clients(jsDir);
+/**
+ * Measures each client of `group` ROUNDS times (order reversed every other round) and keeps each
+ * one's best round; prints ours beside the anchor (the group's first client) as ratios.
+ */
+export async function compareClients(group, title) {
+  const [anchor, ours] = group;
   const best = {};
   const began = now();
   for (let round = 0; round < ROUNDS; round++) {
@@ -143,27 +143,41 @@ export async function benchClient(revision, jsDir) {
   ];
   const table = Object.fromEntries(
     rows.map(([name, get, digits]) => {
-      const sdk = get(best.sdk);
-      const ours = get(best.ours);
+      const theirs = get(best[anchor.key]);
+      const mine = get(best[ours.key]);
       return [
         name,
         {
-          "SDK v2": sdk.toFixed(digits),
-          ours: ours.toFixed(digits),
-          "ours ÷ SDK": (ours / sdk).toFixed(2),
+          [anchor.label]: theirs.toFixed(digits),
+          [ours.label]: mine.toFixed(digits),
+          [`${ours.label} ÷ ${anchor.label}`]: (mine / theirs).toFixed(2),
         },
       ];
     }),
   );
   console.log(
-    `\nClient, echo tool over stdio against the generated server (${revision}; best of ${ROUNDS} rounds of ${DURATION_MS} ms after warm-up; client and server share ${availableParallelism()} cores)`,
+    `\n${title} (best of ${ROUNDS} rounds of ${DURATION_MS} ms after warm-up; client and server share ${availableParallelism()} cores)`,
   );
   console.table(table);
   console.log(
-    `calls measured: SDK v2 ${best.sdk.calls}, ours ${best.ours.calls}; group took ${((now() - began) / 1000).toFixed(1)} s`,
+    `calls measured: ${anchor.label} ${best[anchor.key].calls}, ${ours.label} ${best[ours.key].calls}; group took ${((now() - began) / 1000).toFixed(1)} s`,
   );
-  console.log("ratios are ours ÷ SDK: above 1 is more calls/s, or more latency or CPU");
+  console.log(
+    `ratios are ${ours.label} ÷ ${anchor.label}: above 1 is more calls/s, or more latency or CPU`,
+  );
   return best;
+}
+
+/** Runs the group against the generated client compiled in `jsDir`, prints the table and returns the figures. */
+export async function benchClient(revision, jsDir) {
+  if (revision !== REVISION) {
+    console.log(`\nClient benchmark skipped: its echo server speaks ${REVISION}, not ${revision}`);
+    return null;
+  }
+  return compareClients(
+    clients(jsDir),
+    `Client, echo tool over stdio against the generated server (${revision})`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -29,7 +29,11 @@ const { benchClient } = await import("./client.mjs");
 await benchClient(revision, jsDir);
 
 const { benchLegacy, MODERN, LEGACY } = await import("./legacy.mjs");
-await benchLegacy(prepareRevision(MODERN, LEGACY));
+const dualDir = prepareRevision(MODERN, LEGACY);
+await benchLegacy(dualDir);
+
+const { benchClientLegacy } = await import("./client-legacy.mjs");
+await benchClientLegacy(dualDir);
 
 const { benchTools } = await import("./tools.mjs");
 await benchTools(revision, jsDir);
