@@ -11,9 +11,9 @@
 //
 //   node bench/client-legacy.mjs          # standalone (generates and compiles the dual-era output itself)
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { ROOT, prepareRevision } from "./prepare.mjs";
-import { INFO, TEXT, compareClients } from "./client.mjs";
+import { INFO, TEXT, compareClients, ours } from "./client.mjs";
 
 const EVERYTHING = join(
   ROOT,
@@ -26,8 +26,12 @@ const EVERYTHING = join(
 const SERVER_ARGS = [EVERYTHING, "stdio"];
 const ARGUMENTS = { message: TEXT };
 
-/** The text the server echoes, without its "Echo: " prefix. */
-const echoed = (result) => result.content[0]?.text?.replace(/^Echo: /, "");
+/** One call of the echo tool; resolves with the text echoed, without the server's "Echo: " prefix. */
+const callEcho = async (client) =>
+  (await client.callTool({ name: "echo", arguments: ARGUMENTS })).content[0]?.text?.replace(
+    /^Echo: /,
+    "",
+  );
 
 /** Each client as { open() → { call(), close() } }; `call` resolves with the echoed text. */
 function clients(jsDir) {
@@ -46,33 +50,10 @@ function clients(jsDir) {
             stderr: "ignore",
           }),
         );
-        return {
-          call: async () => echoed(await client.callTool({ name: "echo", arguments: ARGUMENTS })),
-          close: () => client.close(),
-        };
+        return { call: () => callEcho(client), close: () => client.close() };
       },
     },
-    {
-      key: "ours",
-      label: "ours",
-      async open() {
-        const { createClient } = await import(pathToFileURL(join(jsDir, "client.js")).href);
-        const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
-        const client = createClient({
-          transport: stdioTransport({
-            command: process.execPath,
-            args: SERVER_ARGS,
-            onStderr: () => {},
-          }),
-          info: INFO,
-        });
-        await client.connect();
-        return {
-          call: async () => echoed(await client.callTool({ name: "echo", arguments: ARGUMENTS })),
-          close: () => client.close(),
-        };
-      },
-    },
+    ours(jsDir, { args: SERVER_ARGS, onStderr: () => {} }, callEcho),
   ];
 }
 

@@ -28,6 +28,31 @@ export const INFO = { name: "mcp-gen-bench-client", version: "1.0.0" };
 
 export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
+/** One call of the echo tool; resolves with the text echoed. */
+const callEcho = async (client) =>
+  (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text;
+
+/**
+ * Our generated client (compiled in `jsDir`) over stdio, spawning `node` with the `stdio` options,
+ * as a member of a group: `call(client)` makes one call and resolves with what it checks.
+ */
+export function ours(jsDir, stdio, call) {
+  return {
+    key: "ours",
+    label: "ours",
+    async open() {
+      const { createClient } = await import(pathToFileURL(join(jsDir, "client.js")).href);
+      const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
+      const client = createClient({
+        transport: stdioTransport({ command: process.execPath, ...stdio }),
+        info: INFO,
+      });
+      await client.connect();
+      return { call: () => call(client), close: () => client.close() };
+    },
+  };
+}
+
 /** Each client as { open() → { call(), close() } }; `call` resolves with the echoed text. */
 function clients(jsDir) {
   const env = { MCP_GEN_JS_DIR: jsDir };
@@ -50,31 +75,10 @@ function clients(jsDir) {
             stderr: "inherit",
           }),
         );
-        return {
-          call: async () =>
-            (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
-          close: () => client.close(),
-        };
+        return { call: () => callEcho(client), close: () => client.close() };
       },
     },
-    {
-      key: "ours",
-      label: "ours",
-      async open() {
-        const { createClient } = await import(pathToFileURL(join(jsDir, "client.js")).href);
-        const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
-        const client = createClient({
-          transport: stdioTransport({ command: process.execPath, args: [SERVER, "--stdio"], env }),
-          info: INFO,
-        });
-        await client.connect();
-        return {
-          call: async () =>
-            (await client.callTool({ name: "echo", arguments: { text: TEXT } })).content[0]?.text,
-          close: () => client.close(),
-        };
-      },
-    },
+    ours(jsDir, { args: [SERVER, "--stdio"], env }, callEcho),
   ];
 }
 
