@@ -25,9 +25,20 @@ export const FIXTURES_DIR = join(ROOT, "test", "fixtures");
 /** The generator version stamped into golden output: fixed, so a version bump does not churn them. */
 export const GOLDEN_VERSION = "0.0.0-golden";
 
-/** The files compared byte for byte, relative to `expected/`. */
-export const GOLDEN_FILES = ["ir.json", "types.ts", "validators.ts"] as const;
+/**
+ * The files compared byte for byte, relative to `expected/`. The server and the client exist only
+ * for a fixture that describes a protocol (requests, a lifecycle, a protocol version); for the
+ * others neither the output nor `expected/` has them.
+ */
+export const GOLDEN_FILES = [
+  "ir.json",
+  "types.ts",
+  "validators.ts",
+  "server.ts",
+  "client.ts",
+] as const;
 export type GoldenFile = (typeof GOLDEN_FILES)[number];
+const PROTOCOL_FILES: readonly GoldenFile[] = ["server.ts", "client.ts"];
 
 /** Every fixture folder holding a `schema.ts`, in name order. */
 export function fixtureNames(): string[] {
@@ -56,8 +67,8 @@ export interface RenderedFixture {
   model: ProtocolModel;
   /** Every generated file (types, validators, index, runtime), formatted. */
   files: GeneratedFile[];
-  /** The golden files' current content. */
-  golden: Record<GoldenFile, string>;
+  /** The golden files' current content; `null` for a protocol file the fixture does not get. */
+  golden: Record<GoldenFile, string | null>;
 }
 
 export async function renderFixture(name: string): Promise<RenderedFixture> {
@@ -65,10 +76,11 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
   // Render from a copy: the IR must not be changed by emitting it, and ir.json is taken first anyway.
   const ir = irJson(model);
   const files = await renderRevision(structuredClone(model), GOLDEN_VERSION, emitFacts(model));
-  const content = (path: string): string => {
+  const content = (path: GoldenFile): string | null => {
     const file = files.find((f) => f.path === path);
-    if (!file) throw new Error(`fixture ${name}: the generator produced no ${path}`);
-    return file.content;
+    if (file) return file.content;
+    if (PROTOCOL_FILES.includes(path)) return null;
+    throw new Error(`fixture ${name}: the generator produced no ${path}`);
   };
   return {
     model,
@@ -77,6 +89,8 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
       "ir.json": ir,
       "types.ts": content("types.ts"),
       "validators.ts": content("validators.ts"),
+      "server.ts": content("server.ts"),
+      "client.ts": content("client.ts"),
     },
   };
 }
