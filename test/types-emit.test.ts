@@ -4,9 +4,9 @@ import {
   constantText,
   definitionText,
   docComment,
-  identifier,
   typeText,
 } from "../generator/emit/types/print.js";
+import { ident } from "../generator/emit/code.js";
 import { typesTarget } from "../generator/emit/types/target.js";
 import type { ProtocolModel } from "../generator/ir/model.js";
 import { alias, constant, doc, iface, model, prop, t } from "./helpers/types-ir.js";
@@ -49,7 +49,7 @@ describe("interfaces", () => {
   );
 
   it("declares extends and Omit<> as written, and only its own properties, in source line order", () => {
-    expect(definitionText(derived)).toBe(
+    expect(String(definitionText(derived))).toBe(
       [
         "/**",
         " * A derived one.",
@@ -120,10 +120,12 @@ describe("interfaces", () => {
         index: { keyName: "key", type: t.unknown(), declaredIn: "Result" },
       },
     );
-    expect(definitionText(result)).toBe(
+    expect(String(definitionText(result))).toBe(
       "export interface Result {\n_meta?: { [key: string]: unknown };\n[key: string]: unknown;\n}\n",
     );
-    expect(definitionText(empty)).toBe("export interface EmptyResult extends Result {\n}\n");
+    expect(String(definitionText(empty))).toBe(
+      "export interface EmptyResult extends Result {\n}\n",
+    );
   });
 });
 
@@ -142,10 +144,10 @@ describe("type aliases", () => {
       ),
       { line: 2 },
     );
-    expect(definitionText(union)).toBe(
+    expect(String(definitionText(union))).toBe(
       'export type Version = typeof JSONRPC_VERSION | "1.0" | -32700 | true | null | (string | number)[];\n',
     );
-    expect(constantText(version)).toBe(
+    expect(String(constantText(version))).toBe(
       '/**\n * @internal\n */\nexport const JSONRPC_VERSION = "2.0";\n',
     );
     expect(await emitted(model([union], [version]))).toBe(
@@ -162,26 +164,26 @@ describe("type aliases", () => {
   });
 
   it("maps every kind of node", () => {
-    expect(typeText(t.number(true))).toBe("number");
-    expect(typeText(t.number(false))).toBe("number");
-    expect(typeText(t.object())).toBe("object");
-    expect(typeText(t.unknown())).toBe("unknown");
-    expect(typeText(t.boolean())).toBe("boolean");
-    expect(typeText(t.ref("JSONValue"))).toBe("JSONValue");
-    expect(typeText(t.literalObject([]))).toBe("{}");
-    expect(typeText(t.record(t.ref("JSONValue")))).toBe("{ [key: string]: JSONValue }");
+    expect(String(typeText(t.number(true)))).toBe("number");
+    expect(String(typeText(t.number(false)))).toBe("number");
+    expect(String(typeText(t.object()))).toBe("object");
+    expect(String(typeText(t.unknown()))).toBe("unknown");
+    expect(String(typeText(t.boolean()))).toBe("boolean");
+    expect(String(typeText(t.ref("JSONValue")))).toBe("JSONValue");
+    expect(String(typeText(t.literalObject([])))).toBe("{}");
+    expect(String(typeText(t.record(t.ref("JSONValue"))))).toBe("{ [key: string]: JSONValue }");
   });
 
   it("parenthesizes exactly where precedence needs it", () => {
     const { union, intersection, array, ref } = t;
-    expect(typeText(array(array(ref("A"))))).toBe("A[][]");
-    expect(typeText(array(intersection(ref("A"), ref("B"))))).toBe("(A & B)[]");
-    expect(typeText(intersection(ref("A"), union(ref("B"), ref("C"))))).toBe("A & (B | C)");
-    expect(typeText(union(ref("A"), intersection(ref("B"), ref("C"))))).toBe("A | B & C");
-    expect(typeText(union(ref("A"), union(ref("B"), ref("C"))))).toBe("A | (B | C)");
-    expect(typeText(array(t.literal("x", "X")))).toBe("typeof X[]");
-    expect(typeText(union(ref("A")))).toBe("A");
-    expect(typeText(array(union(ref("A"))))).toBe("A[]");
+    expect(String(typeText(array(array(ref("A")))))).toBe("A[][]");
+    expect(String(typeText(array(intersection(ref("A"), ref("B")))))).toBe("(A & B)[]");
+    expect(String(typeText(intersection(ref("A"), union(ref("B"), ref("C")))))).toBe("A & (B | C)");
+    expect(String(typeText(union(ref("A"), intersection(ref("B"), ref("C")))))).toBe("A | B & C");
+    expect(String(typeText(union(ref("A"), union(ref("B"), ref("C")))))).toBe("A | (B | C)");
+    expect(String(typeText(array(t.literal("x", "X"))))).toBe("typeof X[]");
+    expect(String(typeText(union(ref("A"))))).toBe("A");
+    expect(String(typeText(array(union(ref("A")))))).toBe("A[]");
   });
 
   it("keeps the docs of a nested object literal's properties, and intersections with them", async () => {
@@ -263,7 +265,7 @@ describe("names and text are data, never code", () => {
       ]),
       line: 1,
     });
-    expect(docComment(tricky.doc)).toBe(
+    expect(String(docComment(tricky.doc))).toBe(
       [
         "/**",
         " * Ends here *\\/ export const injected = 1; /* no.",
@@ -348,7 +350,7 @@ describe("any and unknown", () => {
   });
 });
 
-it("identifier() passes identifiers through key()", () => {
-  expect(identifier("JSONRPCMessage")).toBe("JSONRPCMessage");
-  expect(identifier("$x_1")).toBe("$x_1");
+it("ident() passes identifiers through unchanged", () => {
+  expect(String(ident("JSONRPCMessage"))).toBe("JSONRPCMessage");
+  expect(String(ident("$x_1"))).toBe("$x_1");
 });

@@ -1,11 +1,75 @@
 /**
- * The only way schema data (names, strings, doc text) reaches generated code. Property names such as
- * `__proto__`, quotes, newlines or `*\/` are data, never code: each helper here quotes or escapes
- * one kind of position.
+ * The only way schema data (names, strings, doc text) reaches generated code. Generated TypeScript is
+ * a `Code` value, built with the `code` tagged template: its literal parts are code written in the
+ * generator's own source, and every value interpolated into it is either `Code` (spliced as it is) or
+ * data (a string, number, boolean or null), which is always quoted. A property name such as
+ * `__proto__`, a quote, a newline or `*\/` is data, never code: there is no function that turns a
+ * plain string into code unquoted, only helpers that quote or check one kind of position (`key`,
+ * `access`, `ident`, `jsdoc`).
  */
 
+const BRAND: unique symbol = Symbol("mcp-gen code");
+
+/** A fragment of generated TypeScript. Only this module makes one; `String(code)` is its text. */
+export interface Code {
+  readonly [BRAND]: true;
+  toString(): string;
+}
+
+/** Not exported: outside this module, code is made only by `code` and the helpers below. */
+class Fragment implements Code {
+  readonly [BRAND] = true as const;
+  constructor(private readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** What a `code` template takes: code, spliced; data, quoted. */
+export type Interpolation = Code | string | number | boolean | null;
+
+export const isCode = (value: unknown): value is Code => value instanceof Fragment;
+
+/**
+ * Code from a template literal. Interpolated `Code` is spliced; a string becomes a string literal;
+ * a finite number, a boolean or null its literal. Anything else is a bug in an emitter and throws.
+ */
+export function code(parts: TemplateStringsArray, ...values: Interpolation[]): Code {
+  // A template literal's strings array is frozen and carries `raw`; a hand-made array is not code.
+  if (!Object.isFrozen(parts) || !Array.isArray((parts as { raw?: unknown }).raw))
+    throw new Error("code`…` takes a template literal, not a string array");
+  let text = parts[0]!;
+  values.forEach((value, i) => {
+    text += piece(value) + parts[i + 1]!;
+  });
+  return new Fragment(text);
+}
+
+function piece(value: Interpolation): string {
+  if (value instanceof Fragment) return value.toString();
+  if (typeof value === "string") return quote(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`code: ${value} has no literal`);
+    return String(value);
+  }
+  if (typeof value === "boolean" || value === null) return String(value);
+  throw new Error(`code: cannot interpolate ${typeof value} (only Code or data)`);
+}
+
+/** Code, separated by a separator (also code): `join([a, b], code\`, \`)`. */
+export function join(items: readonly Code[], separator: Code = code`, `): Code {
+  return new Fragment(items.map(String).join(String(separator)));
+}
+
+/** The empty fragment. */
+export const nothing: Code = new Fragment("");
+
 /** A JavaScript string literal for any string. */
-export function str(value: string): string {
+export function str(value: string): Code {
+  return new Fragment(quote(value));
+}
+
+function quote(value: string): string {
   // JSON string syntax is valid JS; U+2028/2029 are escaped for older parsers and readability.
   return JSON.stringify(value)
     .replace(/\u2028/g, "\\u2028")
@@ -13,37 +77,60 @@ export function str(value: string): string {
 }
 
 /** A literal for a JSON scalar. */
-export function literal(value: string | number | boolean | null): string {
-  return typeof value === "string" ? str(value) : String(value);
+export function literal(value: string | number | boolean | null): Code {
+  return code`${value}`;
+}
+
+/**
+ * JSON data as a JavaScript expression (JSON is valid JavaScript): objects, arrays and scalars alike.
+ * The one way plain data (protocol facts, listings) is printed into generated code.
+ */
+export function json(value: unknown): Code {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new Error(`json: ${typeof value} is not JSON`);
+  return new Fragment(text.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** Whether a name can stand as an identifier (a declaration, a reference, a bare key). */
+export const isIdentifier = (name: string): boolean => IDENTIFIER.test(name);
+
+/**
+ * A name where TypeScript wants an identifier (a declaration, a reference, `typeof X`, `V.isX`).
+ * A name that is not one cannot be quoted there: it is an error, never code that means something else.
+ */
+export function ident(name: string): Code {
+  if (!IDENTIFIER.test(name))
+    throw new Error(`mcp-gen: ${quote(name)} is not a valid TypeScript identifier`);
+  return new Fragment(name);
+}
+
 /** A property key in a type or object literal: bare when it is an identifier, else quoted. */
-export function key(name: string): string {
-  return IDENTIFIER.test(name) ? name : str(name);
+export function key(name: string): Code {
+  return IDENTIFIER.test(name) ? new Fragment(name) : str(name);
 }
 
 /** A property access: `.name` or `["odd name"]`. */
-export function access(name: string): string {
-  return IDENTIFIER.test(name) ? `.${name}` : `[${str(name)}]`;
+export function access(name: string): Code {
+  return IDENTIFIER.test(name) ? new Fragment(`.${name}`) : code`[${name}]`;
 }
 
 /** Text safe inside a block comment. */
-export function commentText(text: string): string {
+function commentText(text: string): string {
   return text.replace(/\*\//g, "*\\/");
 }
 
-/** A JSDoc block for the given lines, or `""` when there are none. */
-export function jsdoc(lines: string[]): string {
-  if (lines.length === 0) return "";
+/** A JSDoc block for the given lines (ending in a newline), or nothing when there are none. */
+export function jsdoc(lines: readonly string[]): Code {
+  if (lines.length === 0) return nothing;
   const body = lines
     .flatMap((line) => commentText(line).split("\n"))
     .map((line) => (line ? ` * ${line}` : " *"));
-  return `/**\n${body.join("\n")}\n */\n`;
+  return new Fragment(`/**\n${body.join("\n")}\n */\n`);
 }
 
-/** A JSON-pointer segment (RFC 6901) for a property name. */
+/** A JSON-pointer segment (RFC 6901) for a property name: data, to be quoted where it is printed. */
 export function pointerSegment(name: string): string {
   return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }

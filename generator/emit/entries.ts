@@ -1,6 +1,8 @@
 import { GeneratorError } from "../errors.js";
 import type { ProtocolModel } from "../ir/model.js";
-import { render, type GeneratedFile } from "./file.js";
+import { ident, join, jsdoc, str } from "./code.js";
+import { CodeFile } from "./code-file.js";
+import type { GeneratedFile } from "./file.js";
 
 /**
  * The output's two entry points, from the `entry` each target sets on its top-level modules:
@@ -26,14 +28,17 @@ export function entryFiles(model: ProtocolModel, files: readonly GeneratedFile[]
   return ENTRY_POINTS.map((entry) => ({
     path: entry.path,
     description: entry.doc,
-    content: render("index.ts.hbs", {
-      doc: entry.doc,
+    content: new CodeFile(entry.path).render("index.ts.hbs", {
+      doc: jsdoc([entry.doc]),
       modules: exported
         .filter((f) => (entry.platforms as readonly string[]).includes(f.entry!.platform))
         .map((f) => ({
-          path: f.path.replace(/\.ts$/, ".js"),
+          path: str(`./${f.path.replace(/\.ts$/, ".js")}`),
           namespace: f.entry!.namespace
-            ? { name: f.entry!.namespace.name, names: f.entry!.namespace.names.join(", ") }
+            ? {
+                name: ident(f.entry!.namespace.name),
+                names: join(f.entry!.namespace.names.map(ident)),
+              }
             : null,
         })),
     }),

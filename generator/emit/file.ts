@@ -38,6 +38,12 @@ export interface EmitContext {
   releases: Releases;
   /** `--auth`: also emit the optional authorization adapters (they import oauth4webapi and jose). */
   auth?: boolean;
+  /**
+   * The folder the target's own modules go in, relative to the output folder and ending in `/`
+   * (a legacy revision's types and validators: `legacy/<revision>/`); default: the output folder.
+   * Their imports of the runtime and of each other are written relative to it.
+   */
+  dir?: string;
 }
 
 export interface Provenance {
@@ -54,7 +60,10 @@ export const regenerateCommand = (
   ctx.provenance?.regenerate ??
   `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}${ctx.auth ? " --auth" : ""}`;
 
-/** Renders `templates/<name>` with data. Templates lay files out; code inside comes from builders. */
+/**
+ * Renders a template that is not code (`README.md.hbs`) with data. Code templates are rendered by
+ * their file (`CodeFile.render`), which takes code only and adds the file's imports.
+ */
 export function render(name: string, data: object): string {
   return template(name)(data);
 }

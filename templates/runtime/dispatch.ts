@@ -34,12 +34,9 @@ import {
 } from "./lifecycle.js";
 import { Subscriptions, type Published } from "./subscriptions.js";
 import type { Principal } from "./http-auth.js";
+import type { Validate } from "./checks.js";
 
-/** What a generated validator returns; only `ok` and the first error are used. */
-export type Validate = (value: unknown) => {
-  ok: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string }>;
-};
+export type { Validate } from "./checks.js";
 
 /** One client→server request method, as the schema describes it. */
 export interface MethodSpec {

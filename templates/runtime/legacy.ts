@@ -14,11 +14,7 @@ import type {
   JsonRpcRequest,
 } from "./jsonrpc.js";
 import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
-
-type Validate = (value: unknown) => {
-  ok: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string }>;
-};
+import type { Validate } from "./checks.js";
 
 /** One legacy revision, as the generator derived it (see `generator/ir/eras.ts`). */
 export interface LegacyProtocol {

@@ -3,16 +3,18 @@ import type { MethodRole, ProtocolModel } from "../../ir/model.js";
 import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
-import { jsdoc, key, str } from "../code.js";
-import { render, runtimeFile } from "../file.js";
+import { code, ident, join, jsdoc, json, key, nothing, str, type Code } from "../code.js";
+import { CodeFile } from "../code-file.js";
+import { runtimeModule, typesModule, validatorsModule } from "../modules.js";
+import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
+import { runtimeFile } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { GeneratorError } from "../../errors.js";
 import { featureFacts, type FeatureFacts } from "../../ir/features.js";
 import {
   describesProtocol,
-  legacyDir,
   legacyHandshakeFields,
-  legacyModule,
+  legacyValidators,
   serverRequestsLiteral,
 } from "../server/target.js";
 import { clientEraBridges, type ClientEraBridge } from "../../derive/client-eras.js";
@@ -35,7 +37,14 @@ const CLIENT_RUNTIME = [
   "line-framer.ts",
   "client-tool-output.ts",
   "json-schema.ts",
+  CHECKS_RUNTIME,
 ];
+
+/** The runtime modules `client.ts` imports from. */
+const MODULES = {
+  client: runtimeModule("client.ts"),
+  jsonrpc: runtimeModule("jsonrpc.ts"),
+} as const;
 
 /**
  * Naming conventions of the client API that the schema does not state.
@@ -78,6 +87,25 @@ export const clientTarget: Target = {
     // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
     if (!describesProtocol(model, wire)) return [];
     const index = new ModelIndex(model);
+    const eras = clientEraBridges(model, ctx.legacy ?? []);
+    const file = new CodeFile("client.ts", [
+      typesModule().from,
+      validatorsModule().from,
+      ...eras.map((era) => legacyValidators(era).from),
+      MODULES.client.path,
+      MODULES.jsonrpc.path,
+    ]);
+    const t = (name: string): Code => code`${file.use(typesModule())}.${ident(name)}`;
+    // The runtime names the text of `client.ts.hbs` itself uses.
+    file.use(MODULES.client.value("ClientCore"));
+    for (const name of [
+      "CallOptions",
+      "ClientProtocol",
+      "ConnectOutcome",
+      "CoreOptions",
+      "LegacyEra",
+    ])
+      file.use(MODULES.client.type(name));
     const defined = (name: string) => model.definitions.some((d) => d.name === name);
     const used = new Set<string>(CLIENT_CONVENTIONS.reserved);
     const methods = wire.requests.map((request) => {
@@ -87,36 +115,36 @@ export const clientTarget: Target = {
       const paging = pagination(index, request, wire);
       return {
         name,
-        method: str(request.method.method),
+        wireMethod: request.method.method,
         doc: jsdoc(methodDoc(model, request)),
-        params: `ParamsOf<T.${request.method.message}>`,
+        params: code`ParamsOf<${t(request.method.message)}>`,
         optional: !hasRequiredParams(index, request.method),
-        result: resultType(request, wire),
+        result: resultType(t, request, wire),
         paging,
       };
     });
-    for (const m of methods) {
-      if (!m.paging) continue;
+    const pagedNames = methods.map((m) => {
+      if (!m.paging) return null;
       let all = `${m.name}All`;
       while (used.has(all)) all = `${all}Items`;
       used.add(all);
-      m.paging.name = all;
-    }
+      return all;
+    });
     const handlers = wire.inputRequests.map((input) => {
       const verb =
         CLIENT_CONVENTIONS.handlerVerbs[input.capability] ?? input.message.replace(/Request$/, "");
       const message = methodRoles(model.methods).find((m) => m.message === input.message);
       const params = message?.paramsOptional
-        ? `NonNullable<T.${input.message}["params"]>`
-        : `T.${input.message}["params"]`;
+        ? code`NonNullable<${t(input.message)}["params"]>`
+        : code`${t(input.message)}["params"]`;
       return {
         option: `on${verb}`,
         method: str(input.method),
         params,
         result:
           input.results.length > 0
-            ? input.results.map((r) => `T.${r}`).join(" | ")
-            : "Record<string, unknown>",
+            ? join(input.results.map(t), code` | `)
+            : code`Record<string, unknown>`,
       };
     });
     rejectClashes(
@@ -131,37 +159,56 @@ export const clientTarget: Target = {
       ([name, role]) => role.kind === "notification" && role.sender === "server" && defined(name),
     )?.[0];
     const listenMethod = wire.listen
-      ? methods.find((m) => m.method === str(wire.listen!.method))
+      ? methods.find((m) => m.wireMethod === wire.listen!.method)
       : undefined;
-    const protocol = protocolLiteral(model, wire, index, deprecatedOnTheWire(ctx));
-    const eras = clientEraBridges(model, ctx.legacy ?? []);
-    const legacyEras = `[${eras.map(legacyEraLiteral).join(", ")}]`;
-    const content = render("client.ts.hbs", {
-      methods,
-      handlers,
+    const listen = listenMethod
+      ? {
+          filterKey: str(WIRE_CONVENTIONS.listenFilterParam),
+          filterType: code`ParamsOf<${t(wire.requests.find((r) => r.method.method === wire.listen!.method)!.method.message)}>[${WIRE_CONVENTIONS.listenFilterParam}]`,
+          stream: file.use(MODULES.client.type("ListenStream")),
+        }
+      : null;
+    const infoType = defined(WIRE_CONVENTIONS.implementationType)
+      ? t(WIRE_CONVENTIONS.implementationType)
+      : code`Record<string, unknown>`;
+    const capabilitiesType = defined(CAPABILITY_TYPES.client)
+      ? t(CAPABILITY_TYPES.client)
+      : code`Record<string, unknown>`;
+    const notificationType = notificationUnion
+      ? t(notificationUnion)
+      : file.use(MODULES.jsonrpc.type("JsonRpcNotification"));
+    const protocol = protocolLiteral(
+      model,
+      wire,
+      index,
+      deprecatedOnTheWire(ctx),
+      new CheckCode(file, validatorsModule()),
+    );
+    const legacyEras = code`[${join(
+      eras.map((era) => legacyEraLiteral(era, new CheckCode(file, legacyValidators(era)))),
+    )}]`;
+    const content = file.render("client.ts.hbs", {
+      methods: methods.map((m, i) => ({
+        name: ident(m.name),
+        method: str(m.wireMethod),
+        doc: m.doc,
+        params: m.params,
+        optional: m.optional,
+        result: m.result,
+        paging: m.paging && {
+          name: ident(pagedNames[i]!),
+          items: str(m.paging.items),
+          itemType: code`${t(m.paging.result)}[${m.paging.items}][number]`,
+        },
+      })),
+      handlers: handlers.map((h) => ({ ...h, option: ident(h.option) })),
       protocol,
       legacyEras,
-      legacyImports: eras.map((b) => ({
-        name: legacyModule(b),
-        path: str(`./${legacyDir(b)}/validators.js`),
-      })),
-      usesAnyOf: protocol.includes("anyOf(") || legacyEras.includes("anyOf("),
-      usesValid: protocol.includes("VALID"),
-      infoType: defined(WIRE_CONVENTIONS.implementationType)
-        ? `T.${WIRE_CONVENTIONS.implementationType}`
-        : "Record<string, unknown>",
-      capabilitiesType: defined(CAPABILITY_TYPES.client)
-        ? `T.${CAPABILITY_TYPES.client}`
-        : "Record<string, unknown>",
-      notificationType: notificationUnion ? `T.${notificationUnion}` : "JsonRpcNotification",
-      usesJsonRpcNotification: !notificationUnion,
-      listen: listenMethod
-        ? {
-            filterKey: str(WIRE_CONVENTIONS.listenFilterParam),
-            filterType: `ParamsOf<T.${wire.requests.find((r) => r.method.method === wire.listen!.method)!.method.message}>[${str(WIRE_CONVENTIONS.listenFilterParam)}]`,
-          }
-        : null,
-      ownParams: CLIENT_CONVENTIONS.ownParams.map(str).join(" | "),
+      infoType,
+      capabilitiesType,
+      notificationType,
+      listen,
+      ownParams: join(CLIENT_CONVENTIONS.ownParams.map(str), code` | `),
     });
     return [
       // Its error classes share names with the schema's error types: a namespace in the entry points.
@@ -174,7 +221,7 @@ export const clientTarget: Target = {
       },
       {
         path: "client-node.ts",
-        content: render("client-node.ts.hbs", {}),
+        content: new CodeFile("client-node.ts").render("client-node.ts.hbs", {}),
         entry: { platform: "node" },
         description:
           "`stdioTransport({ command })`: the client over a spawned server process (Node)",
@@ -237,15 +284,15 @@ function completeResults(request: WireRequest, wire: WireFacts): string[] {
   return request.method.results.filter((name) => name !== wire.inputRequiredResult);
 }
 
-function resultType(request: WireRequest, wire: WireFacts): string {
+function resultType(t: (name: string) => Code, request: WireRequest, wire: WireFacts): Code {
   const results = completeResults(request, wire);
-  return results.length > 0 ? results.map((r) => `T.${r}`).join(" | ") : "Record<string, unknown>";
+  return results.length > 0 ? join(results.map(t), code` | `) : code`Record<string, unknown>`;
 }
 
+/** A paginated list request: its result's array field, and the result type. */
 interface Paging {
-  name: string;
   items: string;
-  itemType: string;
+  result: string;
 }
 
 function pagination(index: ModelIndex, request: WireRequest, wire: WireFacts): Paging | null {
@@ -256,20 +303,19 @@ function pagination(index: ModelIndex, request: WireRequest, wire: WireFacts): P
   if (!result?.properties.some((p) => p.name === CLIENT_CONVENTIONS.nextCursorField)) return null;
   const arrays = result.properties.filter((p) => p.type.kind === "array");
   if (arrays.length !== 1) return null;
-  const items = arrays[0]!.name;
-  return { name: "", items: str(items), itemType: `T.${results[0]}[${str(items)}][number]` };
+  return { items: arrays[0]!.name, result: results[0]! };
 }
 
 /** The fields of a tool's output schema and of the results it governs, where the revision has them. */
-function toolOutputFacts(features: FeatureFacts): string {
+function toolOutputFacts(features: FeatureFacts): Code {
   const tools = features.tools;
-  if (!tools?.outputSchema || !tools.structuredContent) return "null";
-  const cursor = features.cursor ? str(features.cursor.param) : "null";
-  return `{ schema: ${str(tools.outputSchema)}, structuredContent: ${str(tools.structuredContent)}, isError: ${str(tools.isError)}, cursor: ${cursor} }`;
+  if (!tools?.outputSchema || !tools.structuredContent) return code`null`;
+  const cursor = features.cursor ? features.cursor.param : null;
+  return code`{ schema: ${tools.outputSchema}, structuredContent: ${tools.structuredContent}, isError: ${tools.isError}, cursor: ${cursor} }`;
 }
 
 /** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. The server's HTTP header rules use it too; the client's adds the output facts. */
-export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: FeatureFacts): string {
+export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: FeatureFacts): Code {
   const { name, schema, arguments: args } = CLIENT_CONVENTIONS.toolFields;
   for (const request of wire.requests) {
     const paging = pagination(index, request, wire);
@@ -292,34 +338,30 @@ export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: Featu
         index.property(r.method.params, args) !== null,
     );
     if (!call) continue;
-    return `{ list: ${str(request.method.method)}, call: ${str(call.method.method)}, items: ${str(array.name)}, name: ${str(name)}, arguments: ${str(args)}, schema: ${str(schema)}${withOutput ? `, output: ${toolOutputFacts(withOutput)}` : ""} }`;
+    const output = withOutput ? code`, output: ${toolOutputFacts(withOutput)}` : nothing;
+    return code`{ list: ${request.method.method}, call: ${call.method.method}, items: ${array.name}, name: ${name}, arguments: ${args}, schema: ${schema}${output} }`;
   }
-  return "null";
+  return code`null`;
 }
-
-const validator = (name: string): string => `checked(V.is${name}, V.validate${name})`;
-
-function resultValidator(results: string[]): string {
-  if (results.length === 0) return "() => VALID";
-  if (results.length === 1) return validator(results[0]!);
-  return `anyOf(${results.map(validator).join(", ")})`;
-}
-
-const json = (value: string | number | null): string =>
-  value === null ? "null" : typeof value === "string" ? str(value) : String(value);
 
 /**
  * A legacy revision as the client runtime's `LegacyEra` literal: its handshake, and for each modern
- * method it has, the legacy validator its answers are checked against and the fields put back.
+ * method it has, the legacy check its answers go through and the fields put back.
  */
-function legacyEraLiteral(bridge: ClientEraBridge): string {
-  return `{
-    ${legacyHandshakeFields(bridge, bridge.methods, (m) => `fill: ${JSON.stringify(m.fill)}`)}
-    discover: ${JSON.stringify(bridge.discover)},
-    ping: ${json(bridge.ping)},
-    serverRequests: {\n${serverRequestsLiteral(bridge)}\n},
-    progressTokenKey: ${json(bridge.progressTokenKey)},
-    cancelled: ${json(bridge.cancelled)},
+function legacyEraLiteral(bridge: ClientEraBridge, checks: CheckCode): Code {
+  const handshake = legacyHandshakeFields(
+    bridge,
+    bridge.methods,
+    (m) => code`fill: ${json(m.fill)}`,
+    checks,
+  );
+  return code`{
+    ${handshake}
+    discover: ${json(bridge.discover)},
+    ping: ${bridge.ping},
+    serverRequests: ${serverRequestsLiteral(bridge, checks)},
+    progressTokenKey: ${bridge.progressTokenKey},
+    cancelled: ${bridge.cancelled},
   }`;
 }
 
@@ -328,37 +370,39 @@ function protocolLiteral(
   model: ProtocolModel,
   wire: WireFacts,
   index: ModelIndex,
-  deprecated: string,
-): string {
+  deprecated: Code,
+  checks: CheckCode,
+): Code {
   const { lifecycle } = model;
   const life =
     lifecycle.kind === "stateless"
-      ? `{ kind: "stateless", discover: ${str(lifecycle.discover)}, protocolVersionKey: ${str(lifecycle.protocolVersionKey)}, clientCapabilitiesKey: ${str(lifecycle.clientCapabilitiesKey)} }`
+      ? code`{ kind: "stateless", discover: ${lifecycle.discover}, protocolVersionKey: ${lifecycle.protocolVersionKey}, clientCapabilitiesKey: ${lifecycle.clientCapabilitiesKey} }`
       : lifecycle.kind === "stateful"
-        ? `{ kind: "stateful", initialize: ${str(lifecycle.initialize)}, initialized: ${json(lifecycle.initialized)} }`
-        : "null";
-  const methods = wire.requests
-    .map(
-      (r) =>
-        `${key(r.method.method)}: { result: ${resultValidator(completeResults(r, wire))}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${json(r.target)} }`,
-    )
-    .join(",\n");
-  const inputRequests = wire.inputRequests
-    .map((i) => `${key(i.method)}: { capability: ${str(i.capability)} }`)
-    .join(",\n");
-  return `{
-  revision: ${str(model.revision)},
-  protocolVersion: ${str(model.protocolVersion!)},
+        ? code`{ kind: "stateful", initialize: ${lifecycle.initialize}, initialized: ${lifecycle.initialized} }`
+        : code`null`;
+  const methods = wire.requests.map(
+    (r) =>
+      code`${key(r.method.method)}: { result: ${checks.anyOf(completeResults(r, wire))}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${r.target} }`,
+  );
+  const inputRequests = wire.inputRequests.map(
+    (i) => code`${key(i.method)}: { capability: ${i.capability} }`,
+  );
+  const resultTypes = wire.resultTypes
+    ? code`{ complete: ${wire.resultTypes.complete}, inputRequired: ${wire.resultTypes.inputRequired} }`
+    : code`null`;
+  return code`{
+  revision: ${model.revision},
+  protocolVersion: ${model.protocolVersion!},
   lifecycle: ${life},
-  methods: {\n${methods}\n},
-  inputRequests: {\n${inputRequests}\n},
-  inputRequiredResult: ${wire.inputRequiredResult ? validator(wire.inputRequiredResult) : "null"},
-  resultTypes: ${wire.resultTypes ? `{ complete: ${str(wire.resultTypes.complete)}, inputRequired: ${str(wire.resultTypes.inputRequired)} }` : "null"},
-  errors: { unsupportedVersion: ${json(wire.errors.unsupportedVersion)}, missingCapability: ${json(wire.errors.missingCapability)}, headerMismatch: ${json(wire.errors.headerMismatch)} },
-  meta: { clientInfo: ${json(wire.meta.clientInfo)}, progressToken: ${json(wire.meta.progressToken)}, subscriptionId: ${json(wire.meta.subscriptionId)} },
-  notifications: { progress: ${json(wire.notifications.progress)}, cancelled: ${json(wire.notifications.cancelled)}, acknowledged: ${json(wire.notifications.acknowledged)} },
-  listen: ${wire.listen ? `{ method: ${str(wire.listen.method)} }` : "null"},
-  ping: ${wire.ping ? str(wire.ping) : "null"},
+  methods: {\n${join(methods, code`,\n`)}\n},
+  inputRequests: {\n${join(inputRequests, code`,\n`)}\n},
+  inputRequiredResult: ${wire.inputRequiredResult ? checks.of(wire.inputRequiredResult) : null},
+  resultTypes: ${resultTypes},
+  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion}, missingCapability: ${wire.errors.missingCapability}, headerMismatch: ${wire.errors.headerMismatch} },
+  meta: { clientInfo: ${wire.meta.clientInfo}, progressToken: ${wire.meta.progressToken}, subscriptionId: ${wire.meta.subscriptionId} },
+  notifications: { progress: ${wire.notifications.progress}, cancelled: ${wire.notifications.cancelled}, acknowledged: ${wire.notifications.acknowledged} },
+  listen: ${wire.listen ? code`{ method: ${wire.listen.method} }` : null},
+  ping: ${wire.ping},
   deprecated: ${deprecated},
   tools: ${toolFacts(index, wire, featureFacts(model))},
 }`;

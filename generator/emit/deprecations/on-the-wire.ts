@@ -1,14 +1,14 @@
 import type { EmitContext } from "../file.js";
 import type { RegistryEntry } from "../../registry/index.js";
 import { registryOf } from "./registry-of.js";
-import { str } from "../code.js";
+import { code, join, type Code } from "../code.js";
 import { methodRoles } from "../../ir/query.js";
 
 /**
  * Where a deprecated feature shows on the wire, from the registry: a method whose message is
  * deprecated, a deprecated `_meta` key, a deprecated client capability; each with its notice.
  */
-export function deprecatedOnTheWire(ctx: EmitContext): string {
+export function deprecatedOnTheWire(ctx: EmitContext): Code {
   const { model } = ctx;
   const registry = registryOf(ctx);
   const notice = (entry: RegistryEntry): string => {
@@ -19,8 +19,8 @@ export function deprecatedOnTheWire(ctx: EmitContext): string {
     const migration = entry.migration.sentence ? ` ${entry.migration.sentence}` : "";
     return `${entry.location.text} is deprecated${why ? ` (${why})` : ""}${removal}.${migration}`;
   };
-  const table = (pairs: Array<[string, string]>): string =>
-    `{ ${pairs.map(([k, v]) => `${str(k)}: ${str(v)}`).join(", ")} }`;
+  const table = (pairs: Array<[string, string]>): Code =>
+    code`{ ${join(pairs.map(([k, v]) => code`${k}: ${v}`))} }`;
   const byDefinition = new Map(
     registry.filter((e) => e.kind === "definition").map((e) => [e.location.definition, notice(e)]),
   );
@@ -36,5 +36,5 @@ export function deprecatedOnTheWire(ctx: EmitContext): string {
       .filter((c) => c.party === "client")
       .map((c): [string, string] => [c.name, notice(e)]),
   );
-  return `{ methods: ${table(methods)}, metaKeys: ${table(metaKeys)}, clientCapabilities: ${table(clientCapabilities)} }`;
+  return code`{ methods: ${table(methods)}, metaKeys: ${table(metaKeys)}, clientCapabilities: ${table(clientCapabilities)} }`;
 }

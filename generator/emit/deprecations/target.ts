@@ -1,7 +1,7 @@
 import type { GeneratedFile } from "../file.js";
-import { render } from "../file.js";
 import type { Target } from "../index.js";
-import { str } from "../code.js";
+import { code, ident, join, type Code } from "../code.js";
+import { CodeFile } from "../code-file.js";
 import type { RegistryEntry } from "../../registry/index.js";
 import { registryOf } from "./registry-of.js";
 
@@ -22,7 +22,9 @@ export const deprecationsTarget: Target = {
       },
       {
         path: "deprecations.ts",
-        content: render("deprecations.ts.hbs", { entries: valueCode(registry) }),
+        content: new CodeFile("deprecations.ts").render("deprecations.ts.hbs", {
+          entries: valueCode(registry),
+        }),
         entry: { platform: "portable" },
         description:
           "the deprecation registry as a typed constant, with lookups by method, capability and definition",
@@ -31,16 +33,12 @@ export const deprecationsTarget: Target = {
   },
 };
 
-/** A registry as a JavaScript literal: every string through `str`, every key a fixed identifier. */
+/** A registry as a JavaScript literal: every string quoted, every key one of the registry's own fields. */
 function valueCode(
   value: RegistryEntry[] | RegistryEntry | object | string | number | boolean | null,
-): string {
-  if (value === null) return "null";
-  if (typeof value === "string") return str(value);
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `[${value.map((v) => valueCode(v as object)).join(", ")}]`;
+): Code {
+  if (value === null || typeof value !== "object") return code`${value}`;
+  if (Array.isArray(value)) return code`[${join(value.map((v) => valueCode(v as object)))}]`;
   // Keys are the registry's own field names (identifiers), never schema data.
-  return `{ ${Object.entries(value)
-    .map(([k, v]) => `${k}: ${valueCode(v as object)}`)
-    .join(", ")} }`;
+  return code`{ ${join(Object.entries(value).map(([k, v]) => code`${ident(k)}: ${valueCode(v as object)}`))} }`;
 }

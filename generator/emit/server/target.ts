@@ -6,13 +6,17 @@ import {
   PROTOCOL_VERSION_FIELD,
   WIRE_CONVENTIONS,
 } from "../../ir/conventions.js";
-import { jsdoc, literal, str } from "../code.js";
-import { render, runtimeFile, type EmitContext } from "../file.js";
+import { code, ident, join, json, jsdoc, literal, str, type Code } from "../code.js";
+import { CodeFile, type OutputModule } from "../code-file.js";
+import { typesModule, validatorsModule } from "../modules.js";
+import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
+import { runtimeFile, type EmitContext } from "../file.js";
 import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { toolFacts } from "../client/target.js";
 import { ModelIndex } from "../../ir/query.js";
 import { featureFacts } from "../../ir/features.js";
 import { featureTypes } from "./feature-types.js";
+import { SERVER_MODULES as M } from "./modules.js";
 import { eraBridges, type EraBridge } from "../../derive/eras.js";
 import { validatorsTarget } from "../validators/target.js";
 import { typesTarget } from "../types/target.js";
@@ -37,6 +41,7 @@ const SERVER_RUNTIME = [
   "definitions.ts",
   "json-schema.ts",
   "uri-template.ts",
+  CHECKS_RUNTIME,
 ];
 
 /**
@@ -49,40 +54,57 @@ export const serverTarget: Target = {
     const { model, generatorVersion, legacy = [] } = ctx;
     const wire = wireFacts(model);
     if (!describesProtocol(model, wire)) return [];
+    const bridges = eraBridges(model, legacy);
+    // The import block's layout: generated modules, then the runtime's, as the file reads.
+    const file = new CodeFile("server.ts", [
+      typesModule().from,
+      validatorsModule().from,
+      ...bridges.map((b) => legacyValidators(b).from),
+      M.dispatch.path,
+      M.definitions.path,
+      M.jsonSchema.path,
+      M.uriTemplate.path,
+      M.stdio.path,
+      M.http.path,
+    ]);
+    const T = file.use(typesModule());
+    const types = featureTypes(model, file);
+    layoutImports(file, types);
     const handled = wire.requests.filter((r) => !r.builtIn);
     const handlers = handled.map((request) => ({
       method: str(request.method.method),
       doc: jsdoc(handlerDoc(model, request)),
-      params: paramsType(request),
-      result: resultType(request, wire),
+      params: paramsType(T, request),
+      result: resultType(file, T, request, wire),
     }));
-    const bridges = eraBridges(model, legacy);
-    const protocol = protocolLiteral(model, wire, bridges, deprecatedOnTheWire(ctx));
+    const checks = new CheckCode(file, validatorsModule());
+    const protocol = protocolLiteral(
+      model,
+      wire,
+      bridges.map((bridge) => legacyLiteral(bridge, new CheckCode(file, legacyValidators(bridge)))),
+      deprecatedOnTheWire(ctx),
+      checks,
+    );
     const defined = (name: string) =>
-      model.definitions.some((d) => d.name === name) ? `T.${name}` : null;
-    const content = render("server.ts.hbs", {
+      model.definitions.some((d) => d.name === name) ? code`${T}.${ident(name)}` : null;
+    const content = file.render("server.ts.hbs", {
       handlers,
       protocol,
-      hasInputRequired: wire.inputRequiredResult !== null,
-      usesParamsOf: protocol.includes("paramsOf("),
-      usesAnyOf: protocol.includes("anyOf("),
       headerRules: headerRules(model, wire),
-      features: JSON.stringify(featureFacts(model)),
-      types: featureTypes(model),
+      features: json(featureFacts(model)),
+      types,
       stdioOptions: wire.notifications.cancelled
-        ? `{ cancelledMethod: ${str(wire.notifications.cancelled)} }`
-        : "{}",
-      infoType: defined(WIRE_CONVENTIONS.implementationType) ?? 'DispatcherOptions["info"]',
-      capabilitiesType: defined(CAPABILITY_TYPES.server) ?? "Record<string, unknown>",
-      legacyImports: bridges.map((b) => ({
-        name: legacyModule(b),
-        path: str(`./${legacyDir(b)}/validators.js`),
-      })),
+        ? code`{ cancelledMethod: ${wire.notifications.cancelled} }`
+        : code`{}`,
+      infoType:
+        defined(WIRE_CONVENTIONS.implementationType) ??
+        code`${file.use(M.dispatch.type("DispatcherOptions"))}["info"]`,
+      capabilitiesType: defined(CAPABILITY_TYPES.server) ?? code`Record<string, unknown>`,
     });
     // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
     return [
       {
-        path: "server.ts",
+        path: file.path,
         content,
         entry: { platform: "node" },
         description:
@@ -93,6 +115,23 @@ export const serverTarget: Target = {
     ];
   },
 };
+
+/**
+ * The runtime names the text of `server.ts.hbs` itself uses (its classes and the options they
+ * take); those of the sections for tools and resource templates only when the revision has them.
+ */
+function layoutImports(file: CodeFile, types: ReturnType<typeof featureTypes>): void {
+  const use = (module: OutputModule, values: string[], typeNames: string[]) => {
+    for (const name of values) file.use(module.value(name));
+    for (const name of typeNames) file.use(module.type(name));
+  };
+  use(M.dispatch, ["Dispatcher"], ["DispatcherOptions", "Handler", "Protocol", "RequestContext"]);
+  use(M.definitions, ["Definitions"], ["DefinitionsOptions", "Features"]);
+  if (types.tool) use(M.jsonSchema, [], ["SchemaCheck"]);
+  if (types.resourceTemplate) use(M.uriTemplate, [], ["UriVariables"]);
+  use(M.stdio, ["serveStdio"], ["StdioOptions"]);
+  use(M.http, ["createHttpHandler", "serveHttp"], ["HeaderRules", "HttpOptions"]);
+}
 
 /**
  * Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol to
@@ -115,42 +154,34 @@ function handlerDoc(model: ProtocolModel, request: WireRequest): string[] {
   return lines;
 }
 
-function paramsType(request: WireRequest): string {
-  const access = `T.${request.method.message}["params"]`;
-  return request.method.paramsOptional ? `NonNullable<${access}>` : access;
+function paramsType(T: Code, request: WireRequest): Code {
+  const access = code`${T}.${ident(request.method.message)}["params"]`;
+  return request.method.paramsOptional ? code`NonNullable<${access}>` : access;
 }
 
-function resultType(request: WireRequest, wire: WireFacts): string {
+function resultType(file: CodeFile, T: Code, request: WireRequest, wire: WireFacts): Code {
   const results = request.method.results.map((name) =>
-    name === wire.inputRequiredResult ? "InputRequiredAnswer" : `HandlerResult<T.${name}>`,
+    name === wire.inputRequiredResult
+      ? file.use(M.dispatch.type("InputRequiredAnswer"))
+      : code`HandlerResult<${T}.${ident(name)}>`,
   );
-  return results.length > 0 ? results.join(" | ") : "HandlerResult<Record<string, unknown>>";
+  return results.length > 0
+    ? join(results, code` | `)
+    : code`HandlerResult<Record<string, unknown>>`;
 }
 
 /** A validator of a request's params: the params type's own when it is named, else the message's. */
-function paramsValidator(request: WireRequest): string {
+function paramsValidator(checks: CheckCode, request: WireRequest): Code {
   const params = request.method.params;
-  if (params?.kind === "ref") return validator(params.name);
-  return `paramsOf(V.validate${request.method.message}, ${str(request.method.method)})`;
+  if (params?.kind === "ref") return checks.of(params.name);
+  return checks.paramsOf(request.method.message, request.method.method);
 }
-
-/** A definition's validator for the runtime: the boolean check first, the detailed one only on failure. */
-const validator = (name: string): string => `checked(V.is${name}, V.validate${name})`;
-
-function resultValidator(results: string[]): string {
-  if (results.length === 0) return "() => VALID";
-  if (results.length === 1) return validator(results[0]!);
-  return `anyOf(${results.map(validator).join(", ")})`;
-}
-
-const json = (value: unknown): string =>
-  value === null ? "null" : typeof value === "string" ? str(value) : JSON.stringify(value);
 
 /** Where a legacy revision's own types and validators go, beside the modern ones. */
-export const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}`;
-/** The identifier under which `server.ts` and `client.ts` import a legacy revision's validators. */
-export const legacyModule = (bridge: { revision: string }): string =>
-  `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`;
+const legacyDir = (bridge: { revision: string }): string => `legacy/${bridge.revision}/`;
+/** A legacy revision's validators, as `server.ts` and `client.ts` import them. */
+export const legacyValidators = (bridge: { revision: string }) =>
+  validatorsModule(legacyDir(bridge), `Legacy${bridge.revision.replace(/[^A-Za-z0-9]/g, "_")}`);
 
 /**
  * A legacy revision's `types.ts` and `validators.ts`, emitted by the same targets as the modern
@@ -158,86 +189,74 @@ export const legacyModule = (bridge: { revision: string }): string =>
  */
 function legacyFiles(ctx: EmitContext) {
   const { model } = ctx;
-  const dir = legacyDir(model);
   return [typesTarget, validatorsTarget].flatMap((target) =>
-    target.emit(ctx).map((file) =>
+    target.emit({ ...ctx, dir: legacyDir(model) }).map((file) =>
       // Not entry points: the index re-exports the modern revision's modules only.
       file.path.startsWith("runtime/")
         ? { path: file.path, content: file.content }
         : {
-            path: `${dir}/${file.path}`,
-            content: file.content.replaceAll('from "./runtime/', 'from "../../runtime/'),
+            path: file.path,
+            content: file.content,
             description: `initialize-era revision ${model.revision}'s ${target.name}, for the legacy sessions of the server (their results are checked against them)`,
           },
     ),
   );
 }
 
-/** A legacy revision's validators as source: one definition's, and any of several results'. */
-function legacyValidators(bridge: { revision: string }): {
-  one: (name: string) => string;
-  any: (names: string[]) => string;
-} {
-  const one = (name: string) =>
-    `checked(${legacyModule(bridge)}.is${name}, ${legacyModule(bridge)}.validate${name})`;
-  const any = (names: string[]) =>
-    names.length === 0
-      ? "() => VALID"
-      : names.length === 1
-        ? one(names[0]!)
-        : `anyOf(${names.map(one).join(", ")})`;
-  return { one, any };
-}
-
-/** The requests a legacy server sends for modern input requests, with the capability each needs and its answer's validator. */
+/** The requests a legacy server sends for modern input requests, with the capability each needs and its answer's check. */
 export function serverRequestsLiteral(
-  bridge: Pick<EraBridge, "revision" | "serverRequests">,
-): string {
-  const { any } = legacyValidators(bridge);
-  return bridge.serverRequests
-    .map(
-      (r) => `${str(r.method)}: { capability: ${str(r.capability)}, response: ${any(r.results)} }`,
-    )
-    .join(",\n");
+  bridge: Pick<EraBridge, "serverRequests">,
+  checks: CheckCode,
+): Code {
+  const requests = bridge.serverRequests.map(
+    (r) => code`${r.method}: { capability: ${r.capability}, response: ${checks.anyOf(r.results)} }`,
+  );
+  return code`{\n${join(requests, code`,\n`)}\n}`;
 }
 
 /**
  * The fields both eras' literals open with: the legacy revision, its version and handshake (with
- * its result's validator), and its methods, each given `extra` (the server's `drop`, the client's
- * `fill`) beside its result's validator.
+ * its result's check), and its methods, each given `extra` (the server's `drop`, the client's
+ * `fill`) beside its result's check. `checks` are over the legacy revision's validators.
  */
 export function legacyHandshakeFields<M extends { method: string; results: string[] }>(
   bridge: Pick<EraBridge, "revision" | "protocolVersion" | "initialize" | "initialized"> & {
-    initializeResult: string;
+    initializeResult: string | null;
   },
   methods: M[],
-  extra: (method: M) => string,
-): string {
-  const { one, any } = legacyValidators(bridge);
-  const entries = methods
-    .map((m) => `${str(m.method)}: { result: ${any(m.results)}, ${extra(m)} }`)
-    .join(",\n");
-  return `revision: ${str(bridge.revision)},
-    protocolVersion: ${str(bridge.protocolVersion)},
-    initialize: ${str(bridge.initialize)},
-    initialized: ${json(bridge.initialized)},
-    initializeResult: ${bridge.initializeResult ? one(bridge.initializeResult) : "() => VALID"},
-    methods: {\n${entries}\n},`;
+  extra: (method: M) => Code,
+  checks: CheckCode,
+): Code {
+  const entries = methods.map(
+    (m) => code`${m.method}: { result: ${checks.anyOf(m.results)}, ${extra(m)} }`,
+  );
+  return code`revision: ${bridge.revision},
+    protocolVersion: ${bridge.protocolVersion},
+    initialize: ${bridge.initialize},
+    initialized: ${bridge.initialized},
+    initializeResult: ${bridge.initializeResult ? checks.of(bridge.initializeResult) : checks.always()},
+    methods: {\n${join(entries, code`,\n`)}\n},`;
 }
 
 /** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
-function legacyLiteral(bridge: EraBridge): string {
-  return `{
-    ${legacyHandshakeFields(bridge, bridge.shared, (m) => `drop: ${JSON.stringify(m.drop)}`)}
-    ping: ${json(bridge.ping)},
-    setLevel: ${JSON.stringify(bridge.setLevel)},
-    subscribe: ${JSON.stringify(bridge.subscribe)},
-    serverRequests: {\n${serverRequestsLiteral(bridge)}\n},
-    notifications: ${JSON.stringify(bridge.notifications)},
-    metaKeys: ${JSON.stringify(bridge.metaKeys)},
-    cancelled: ${json(bridge.cancelled)},
-    message: ${json(bridge.message)},
-    progress: ${json(bridge.progress)},
+function legacyLiteral(bridge: EraBridge, checks: CheckCode): Code {
+  const handshake = legacyHandshakeFields(
+    bridge,
+    bridge.shared,
+    (m) => code`drop: ${json(m.drop)}`,
+    checks,
+  );
+  return code`{
+    ${handshake}
+    ping: ${bridge.ping},
+    setLevel: ${json(bridge.setLevel)},
+    subscribe: ${json(bridge.subscribe)},
+    serverRequests: ${serverRequestsLiteral(bridge, checks)},
+    notifications: ${json(bridge.notifications)},
+    metaKeys: ${json(bridge.metaKeys)},
+    cancelled: ${bridge.cancelled},
+    message: ${bridge.message},
+    progress: ${bridge.progress},
   }`;
 }
 
@@ -245,66 +264,63 @@ function legacyLiteral(bridge: EraBridge): string {
 function protocolLiteral(
   model: ProtocolModel,
   wire: WireFacts,
-  bridges: EraBridge[],
-  deprecated: string,
-): string {
+  legacy: Code[],
+  deprecated: Code,
+  checks: CheckCode,
+): Code {
   const { lifecycle } = model;
-  const methods = wire.requests
-    .map(
-      (r) =>
-        `${str(r.method.method)}: { params: ${paramsValidator(r)}, result: ${resultValidator(r.method.results.filter((name) => name !== wire.inputRequiredResult))}, capability: ${json(r.capability)}, ` +
-        `inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${json(r.target)} }`,
-    )
-    .join(",\n");
-  const inputRequests = wire.inputRequests
-    .map(
-      (i) =>
-        `${str(i.method)}: { capability: ${str(i.capability)}, response: ${resultValidator(i.results)} }`,
-    )
-    .join(",\n");
+  const methods = wire.requests.map((r) => {
+    const result = checks.anyOf(
+      r.method.results.filter((name) => name !== wire.inputRequiredResult),
+    );
+    return code`${r.method.method}: { params: ${paramsValidator(checks, r)}, result: ${result}, capability: ${r.capability}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${r.target} }`;
+  });
+  const inputRequests = wire.inputRequests.map(
+    (i) => code`${i.method}: { capability: ${i.capability}, response: ${checks.anyOf(i.results)} }`,
+  );
   const listen = wire.listen
-    ? `{ method: ${str(wire.listen.method)}, filter: { ${wire.listen.filter
-        .map(
+    ? code`{ method: ${wire.listen.method}, filter: { ${join(
+        wire.listen.filter.map(
           (f) =>
-            `${str(f.key)}: { notification: ${str(f.notification)}, capability: [${str(f.capability[0])}, ${str(f.capability[1])}] }`,
-        )
-        .join(", ")} } }`
-    : "null";
+            code`${f.key}: { notification: ${f.notification}, capability: [${f.capability[0]}, ${f.capability[1]}] }`,
+        ),
+      )} } }`
+    : code`null`;
   // JSON-RPC's own invalid-params code stands in where a revision defines no specific error.
   const invalidParams = -32602;
-  return `{
-  revision: ${str(model.revision)},
-  protocolVersion: ${str(model.protocolVersion!)},
-  lifecycle: ${JSON.stringify(lifecycle)},
-  methods: {\n${methods}\n},
-  inputRequests: {\n${inputRequests}\n},
-  anyInputResponse: ${wire.inputResponseUnion ? validator(wire.inputResponseUnion) : "() => VALID"},
-  inputRequiredResult: ${wire.inputRequiredResult ? validator(wire.inputRequiredResult) : "null"},
-  ping: ${json(wire.ping)},
-  describe: ${JSON.stringify(wire.describe.fields)},
+  return code`{
+  revision: ${model.revision},
+  protocolVersion: ${model.protocolVersion!},
+  lifecycle: ${json(lifecycle)},
+  methods: {\n${join(methods, code`,\n`)}\n},
+  inputRequests: {\n${join(inputRequests, code`,\n`)}\n},
+  anyInputResponse: ${wire.inputResponseUnion ? checks.of(wire.inputResponseUnion) : checks.always()},
+  inputRequiredResult: ${wire.inputRequiredResult ? checks.of(wire.inputRequiredResult) : null},
+  ping: ${wire.ping},
+  describe: ${json(wire.describe.fields)},
   resultTypes: ${json(wire.resultTypes)},
-  envelope: ${JSON.stringify(wire.envelope.fields)},
-  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${json(wire.errors.headerMismatch)} },
-  meta: ${JSON.stringify(wire.meta)},
-  notifications: { progress: ${json(wire.notifications.progress)}, message: ${json(wire.notifications.message)}, acknowledged: ${json(wire.notifications.acknowledged)} },
-  logLevels: [${wire.logLevels.map((l) => literal(l)).join(", ")}],
-  handshakeVersionParam: ${str(PROTOCOL_VERSION_FIELD)},
-  legacy: [${bridges.map(legacyLiteral).join(", ")}],
+  envelope: ${json(wire.envelope.fields)},
+  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${wire.errors.headerMismatch} },
+  meta: ${json(wire.meta)},
+  notifications: { progress: ${wire.notifications.progress}, message: ${wire.notifications.message}, acknowledged: ${wire.notifications.acknowledged} },
+  logLevels: [${join(wire.logLevels.map(literal))}],
+  handshakeVersionParam: ${PROTOCOL_VERSION_FIELD},
+  legacy: [${join(legacy)}],
   deprecated: ${deprecated},
   listen: ${listen},
 }`;
 }
 
 /** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param; `Mcp-Param-*` the annotated tool arguments. */
-function headerRules(model: ProtocolModel, wire: WireFacts): string {
+function headerRules(model: ProtocolModel, wire: WireFacts): Code {
   const names = wire.requests
     .filter((r) => r.target !== null)
-    .map((r) => `${str(r.method.method)}: ${str(r.target!)}`);
-  const fields = [`nameParams: { ${names.join(", ")} }`];
+    .map((r) => code`${r.method.method}: ${r.target!}`);
+  const fields = [code`nameParams: { ${join(names)} }`];
   if (model.lifecycle.kind === "stateless")
-    fields.push(`protocolVersionMetaKey: ${str(model.lifecycle.protocolVersionKey)}`);
+    fields.push(code`protocolVersionMetaKey: ${model.lifecycle.protocolVersionKey}`);
   if (wire.errors.headerMismatch !== null)
-    fields.push(`mismatchCode: ${wire.errors.headerMismatch}`);
-  fields.push(`tools: ${toolFacts(new ModelIndex(model), wire)}`);
-  return `{ ${fields.join(", ")} }`;
+    fields.push(code`mismatchCode: ${wire.errors.headerMismatch}`);
+  fields.push(code`tools: ${toolFacts(new ModelIndex(model), wire)}`);
+  return code`{ ${join(fields)} }`;
 }

@@ -1,7 +1,10 @@
 import type { ProtocolModel } from "../../ir/model.js";
 import { ModelIndex } from "../../ir/query.js";
-import { key } from "../code.js";
-import { GENERATED_MARK, render, type GeneratedFile } from "../file.js";
+import { code, ident, json, key } from "../code.js";
+import { CodeFile } from "../code-file.js";
+import { typesModule, validatorsModule } from "../modules.js";
+import { CheckCode, CHECKS } from "../checks.js";
+import { GENERATED_MARK, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
 import { format } from "../format.js";
 import { typesTarget } from "../types/target.js";
 import { validatorsTarget } from "../validators/target.js";
@@ -19,6 +22,9 @@ export async function renderTools(
   options: { file: string; source: string; generatorVersion: string; regenerate: string },
 ): Promise<GeneratedFile[]> {
   const index = new ModelIndex(model);
+  const file = new CodeFile("tools.ts");
+  const T = file.use(typesModule());
+  const checks = new CheckCode(file, validatorsModule());
   const tools = findTools(model, options.file).map((tool) => {
     const listing: Record<string, unknown> = { name: tool.name };
     if (tool.title) listing.title = tool.title;
@@ -29,18 +35,25 @@ export async function renderTools(
     if (tool.result) listing.outputSchema = definitionSchema(index, tool.result);
     return {
       key: key(tool.name),
-      arguments: tool.arguments.name,
-      resultName: tool.result?.name ?? null,
-      result: tool.result ? `T.${tool.result.name}` : "undefined",
-      listing: JSON.stringify(listing),
+      arguments: code`${T}.${ident(tool.arguments.name)}`,
+      result: tool.result ? code`${T}.${ident(tool.result.name)}` : code`undefined`,
+      listing: json(listing),
+      input: checks.of(tool.arguments.name),
+      output: tool.result ? checks.of(tool.result.name) : null,
     };
   });
+  const validate = file.use(CHECKS.type("Validate"));
+  const content = file.render("tools.ts.hbs", { tools, validate });
   // A tools file is no protocol revision: no release dates, no deprecation registry.
   const ctx = { model, generatorVersion: options.generatorVersion, releases: {} };
   const files: GeneratedFile[] = [
     ...typesTarget.emit(ctx),
     ...validatorsTarget.emit(ctx),
-    { path: "tools.ts", content: render("tools.ts.hbs", { tools }) },
+    { path: file.path, content },
+    ...file
+      .imported()
+      .filter((path) => path.startsWith(RUNTIME_DIR))
+      .map((path) => ({ path, content: runtimeFile(path.slice(RUNTIME_DIR.length)) })),
     {
       path: "index.ts",
       content:

@@ -8,24 +8,13 @@ import type {
   Property,
   TypeNode,
 } from "../../ir/model.js";
-import { jsdoc, key, literal, str } from "../code.js";
+import { code, ident, join, jsdoc, key, literal, nothing, str, type Code } from "../code.js";
 
 /**
- * Builders for the TypeScript text of `types.ts`: one function per construct, each returning code.
- * Every schema name, string and doc text goes through the quoting helpers of `../code.ts`.
+ * Builders for the TypeScript of `types.ts`: one function per construct, each returning code.
+ * Every schema name, string and doc text goes through the quoting helpers of `../code.ts`; a name
+ * where TypeScript wants an identifier goes through `ident`, which refuses one that is not.
  */
-
-/**
- * A name used where TypeScript wants an identifier (a declaration, a reference, `typeof X`).
- * `key()` leaves identifiers bare and quotes anything else; a quoted result cannot stand here, so
- * it is an error rather than code that would mean something else.
- */
-export function identifier(name: string): string {
-  const printed = key(name);
-  if (printed !== name)
-    throw new Error(`mcp-gen types: ${str(name)} is not a valid TypeScript identifier`);
-  return printed;
-}
 
 /** The lines of a JSDoc block for a doc: its text, a blank line, then each tag as `@name text`. */
 export function docLines(doc: Doc): string[] {
@@ -38,7 +27,7 @@ export function docLines(doc: Doc): string[] {
 }
 
 /** The JSDoc block for a doc (ending in a newline), or `""` when the doc is empty. */
-export function docComment(doc: Doc): string {
+export function docComment(doc: Doc): Code {
   return jsdoc(docLines(doc));
 }
 
@@ -56,61 +45,61 @@ const Precedence = {
 type Precedence = (typeof Precedence)[keyof typeof Precedence];
 
 /** TypeScript text for a type node. Object types keep their members' docs. */
-export function typeText(type: TypeNode): string {
+export function typeText(type: TypeNode): Code {
   return print(type, Precedence.Union);
 }
 
-function print(type: TypeNode, context: Precedence): string {
+function print(type: TypeNode, context: Precedence): Code {
   switch (type.kind) {
     case "string":
-      return "string";
+      return code`string`;
     case "number":
-      return "number";
+      return code`number`;
     case "boolean":
-      return "boolean";
+      return code`boolean`;
     case "null":
-      return "null";
+      return code`null`;
     case "unknown":
-      return "unknown";
+      return code`unknown`;
     case "any":
-      return "any";
+      return code`any`;
     case "nonPrimitive":
-      return "object";
+      return code`object`;
     case "literal":
       return type.constant !== null
-        ? `typeof ${identifier(type.constant)}`
+        ? code`typeof ${ident(type.constant)}`
         : literalText(type.value);
     case "ref":
-      return identifier(type.name);
+      return ident(type.name);
     case "array":
-      return `${print(type.items, Precedence.Postfix)}[]`;
+      return code`${print(type.items, Precedence.Postfix)}[]`;
     case "object":
       return objectText(type);
     case "union":
-      return group(type.members, " | ", Precedence.Union, context);
+      return group(type.members, code` | `, Precedence.Union, context);
     case "intersection":
-      return group(type.members, " & ", Precedence.Intersection, context);
+      return group(type.members, code` & `, Precedence.Intersection, context);
   }
 }
 
-function group(
-  members: TypeNode[],
-  separator: string,
-  own: Precedence,
-  context: Precedence,
-): string {
-  if (members.length === 0) return own === Precedence.Union ? "never" : "unknown";
+function group(members: TypeNode[], separator: Code, own: Precedence, context: Precedence): Code {
+  if (members.length === 0) return own === Precedence.Union ? code`never` : code`unknown`;
   if (members.length === 1) return print(members[0]!, context);
   // A nested union (or intersection) keeps its parentheses, so the text has exactly the IR's tree.
   const inner = own === Precedence.Union ? Precedence.Intersection : Precedence.Postfix;
-  const text = members.map((member) => print(member, inner)).join(separator);
-  return context > own ? `(${text})` : text;
+  const text = join(
+    members.map((member) => print(member, inner)),
+    separator,
+  );
+  return context > own ? code`(${text})` : text;
 }
 
 /** A literal value, as a literal type or a constant's initializer (`-1` is a valid literal type). */
-function literalText(value: string | number | boolean): string {
+function literalText(value: string | number | boolean): Code {
   if (typeof value === "number" && !Number.isFinite(value)) {
-    throw new Error(`mcp-gen types: ${str(String(value))} cannot be written as a literal`);
+    throw new Error(
+      `mcp-gen types: ${JSON.stringify(String(value))} cannot be written as a literal`,
+    );
   }
   return literal(value);
 }
@@ -119,49 +108,51 @@ function literalText(value: string | number | boolean): string {
  * An object literal type: `{}` without members; on one line (`{ a: T; b?: U }`) when no member has
  * docs; else one member per block, separated by blank lines as the schema writes them.
  */
-export function objectText(type: ObjectType): string {
-  if (type.properties.length === 0 && !type.indexSignature) return "{}";
+export function objectText(type: ObjectType): Code {
+  if (type.properties.length === 0 && !type.indexSignature) return code`{}`;
   const members = memberLines(type.properties, type.indexSignature);
   if (type.properties.every((property) => isEmptyDoc(property.doc)))
-    return `{ ${members.join("; ")} }`;
-  return `{\n${members.join(";\n\n")};\n}`;
+    return code`{ ${join(members, code`; `)} }`;
+  return code`{\n${join(members, code`;\n\n`)};\n}`;
 }
 
 /** Each member's text, with its doc, without the `;` that ends it. */
 function memberLines(
   properties: readonly Property[],
   indexSignature: IndexSignature | null,
-): string[] {
+): Code[] {
   const lines = properties.map(propertyText);
   if (indexSignature)
-    lines.push(`[${identifier(indexSignature.keyName)}: string]: ${typeText(indexSignature.type)}`);
+    lines.push(code`[${ident(indexSignature.keyName)}: string]: ${typeText(indexSignature.type)}`);
   return lines;
 }
 
 /** A property signature with its doc, without the closing `;`. */
-export function propertyText(property: Property): string {
-  return `${docComment(property.doc)}${property.readonly ? "readonly " : ""}${key(property.name)}${property.optional ? "?" : ""}: ${typeText(property.type)}`;
+export function propertyText(property: Property): Code {
+  const readonly = property.readonly ? code`readonly ` : nothing;
+  const optional = property.optional ? code`?` : nothing;
+  return code`${docComment(property.doc)}${readonly}${key(property.name)}${optional}: ${typeText(property.type)}`;
 }
 
 /** One `extends` entry: `Base` or `Omit<Base, "a" | "b">`. */
-export function heritageText(heritage: Heritage): string {
-  if (heritage.omit.length === 0) return identifier(heritage.name);
-  return `Omit<${identifier(heritage.name)}, ${heritage.omit.map(str).join(" | ")}>`;
+export function heritageText(heritage: Heritage): Code {
+  if (heritage.omit.length === 0) return ident(heritage.name);
+  return code`Omit<${ident(heritage.name)}, ${join(heritage.omit.map(str), code` | `)}>`;
 }
 
 /**
  * A definition, declared the way the schema declares it. An interface lists only the members it
  * declares itself, in source order; what it inherits comes through its `extends` clause.
  */
-export function definitionText(definition: Definition): string {
+export function definitionText(definition: Definition): Code {
   const doc = docComment(definition.doc);
-  const name = identifier(definition.name);
+  const name = ident(definition.name);
   if (definition.declaration === "type")
-    return `${doc}export type ${name} = ${typeText(definition.type)};\n`;
+    return code`${doc}export type ${name} = ${typeText(definition.type)};\n`;
   const type = definition.type;
   if (type.kind !== "object") {
     throw new Error(
-      `mcp-gen types: interface ${str(definition.name)} does not have an object type`,
+      `mcp-gen types: interface ${JSON.stringify(definition.name)} does not have an object type`,
     );
   }
   const own = type.properties
@@ -172,16 +163,16 @@ export function definitionText(definition: Definition): string {
   const ownIndex = type.indexSignature?.declaredIn === definition.name ? type.indexSignature : null;
   const heritage =
     definition.heritage.length > 0
-      ? ` extends ${definition.heritage.map(heritageText).join(", ")}`
-      : "";
+      ? code` extends ${join(definition.heritage.map(heritageText))}`
+      : nothing;
   const members = memberLines(own, ownIndex);
-  const separator = own.some((property) => !isEmptyDoc(property.doc)) ? ";\n\n" : ";\n";
-  const body = members.length > 0 ? `${members.join(separator)};\n` : "";
-  return `${doc}export interface ${name}${heritage} {\n${body}}\n`;
+  const separator = own.some((property) => !isEmptyDoc(property.doc)) ? code`;\n\n` : code`;\n`;
+  const body = members.length > 0 ? code`${join(members, separator)};\n` : nothing;
+  return code`${doc}export interface ${name}${heritage} {\n${body}}\n`;
 }
 
-export function constantText(constant: Constant): string {
-  return `${docComment(constant.doc)}export const ${identifier(constant.name)} = ${literalText(constant.value)};\n`;
+export function constantText(constant: Constant): Code {
+  return code`${docComment(constant.doc)}export const ${ident(constant.name)} = ${literalText(constant.value)};\n`;
 }
 
 /**
@@ -191,7 +182,7 @@ export function constantText(constant: Constant): string {
 export function declarationsText(
   definitions: readonly Definition[],
   constants: readonly Constant[],
-): string[] {
+): Code[] {
   const items = [
     ...definitions.map((definition, order) => ({
       line: definition.line,

@@ -1,5 +1,5 @@
 import type { GeneratedFile } from "../file.js";
-import { render } from "../file.js";
+import { CodeFile } from "../code-file.js";
 import type { Target } from "../index.js";
 import { declarationsText } from "./print.js";
 
@@ -12,11 +12,13 @@ export const typesTarget: Target = {
   name: "types",
   emit(ctx): GeneratedFile[] {
     const { definitions, constants } = ctx.model;
+    const path = `${ctx.dir ?? ""}types.ts`;
+    const file = new CodeFile(path);
     const declarations = declarationsText(definitions, constants);
     return [
       {
-        path: "types.ts",
-        content: render("types.ts.hbs", { declarations }),
+        path,
+        content: file.render("types.ts.hbs", { declarations }),
         entry: { platform: "portable" },
         description: "every type and constant of the schema, with its JSDoc",
       },

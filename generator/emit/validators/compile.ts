@@ -1,5 +1,5 @@
 import type { Definition, ObjectType, TypeNode } from "../../ir/model.js";
-import { access, literal, pointerSegment, str } from "../code.js";
+import { access, code, ident, join, literal, nothing, pointerSegment, type Code } from "../code.js";
 
 /**
  * Compiles IR types into straight-line JavaScript checks, one function per definition.
@@ -14,55 +14,51 @@ import { access, literal, pointerSegment, str } from "../code.js";
  */
 export class ValidatorCompiler {
   /** Finished functions, in creation order. */
-  readonly functions: string[] = [];
-  /** Format checkers used, by format name. */
-  readonly formats = new Set<string>();
+  readonly functions: Code[] = [];
   /** The template's helper functions the checks call, so that the file declares no unused ones. */
   readonly helpers = new Set<"fail" | "missing" | "within" | "pointer" | "union" | "isObject">();
   private readonly names = new Set<string>();
 
-  constructor(private readonly formatFunctions: Readonly<Record<string, string>>) {}
+  /**
+   * @param formatFunctions the format checker of each format, as code naming it (the target
+   *   records the import of each one used)
+   */
+  constructor(private readonly formatFunctions: (format: string) => Code) {}
 
   /** The check function name of a definition. */
-  static checkName(definition: string): string {
-    return `check${definition}`;
+  static checkName(definition: string): Code {
+    return ident(`check${definition}`);
   }
 
   addDefinition(definition: Definition): void {
     this.addFunction(ValidatorCompiler.checkName(definition.name), definition.type);
   }
 
-  private addFunction(name: string, type: TypeNode): string {
-    this.names.add(name);
+  private addFunction(name: Code, type: TypeNode): Code {
+    this.names.add(String(name));
     const scope = new Scope();
-    const body = this.statements(type, "v", { parts: [] }, scope, name);
+    const body = this.statements(type, code`v`, { parts: [] }, scope, name);
     // `never` rejects without reading the value; strict consumers flag an unread parameter.
-    const param = isNever(type) ? "_v" : "v";
+    const param = isNever(type) ? code`_v` : code`v`;
     this.functions.push(
-      `function ${name}(${param}: any): boolean {\n${body.join("\n")}\nreturn true;\n}`,
+      code`function ${name}(${param}: any): boolean {\n${lines(body)}\nreturn true;\n}`,
     );
     return name;
   }
 
   /** A fresh helper name derived from the function it is hoisted out of. */
-  private helperName(owner: string): string {
+  private helperName(owner: Code): Code {
     let n = 1;
     while (this.names.has(`${owner}_${n}`)) n++;
-    const name = `${owner}_${n}`;
-    this.names.add(name);
+    const name = ident(`${owner}_${n}`);
+    this.names.add(String(name));
     return name;
   }
 
   /** Statements that return false (after recording an error) when `value` does not match `type`. */
-  private statements(
-    type: TypeNode,
-    value: string,
-    path: Path,
-    scope: Scope,
-    owner: string,
-  ): string[] {
+  private statements(type: TypeNode, value: Code, path: Path, scope: Scope, owner: Code): Code[] {
     const single = this.singleCheck(type, value, path);
-    if (single) return [`if (!${single.test}) return ${single.onFailure};`];
+    if (single) return [code`if (!${single.test}) return ${single.onFailure};`];
     switch (type.kind) {
       case "array":
         return this.arrayStatements(type, value, path, scope, owner);
@@ -80,83 +76,86 @@ export class ValidatorCompiler {
   /** A check that is one test, with what to return when it fails; `null` for checks of several statements. */
   private singleCheck(
     type: TypeNode,
-    value: string,
+    value: Code,
     path: Path,
-  ): { test: string; onFailure: string } | null {
+  ): { test: Code; onFailure: Code } | null {
     if (type.kind === "ref") {
       this.helpers.add("within");
       return {
-        test: `${ValidatorCompiler.checkName(type.name)}(${value})`,
-        onFailure: `within(${renderPath(path)})`,
+        test: code`${ValidatorCompiler.checkName(type.name)}(${value})`,
+        onFailure: code`within(${renderPath(path)})`,
       };
     }
     const leaf = this.leafCheck(type, value);
-    return leaf && { test: `(${leaf.test})`, onFailure: this.fail(path, str(leaf.message)) };
+    return leaf && { test: code`(${leaf.test})`, onFailure: this.fail(path, leaf.message) };
   }
 
-  /** A call recording a failure at `path` with a message (given as code). */
-  private fail(path: Path, message: string): string {
+  /** A call recording a failure at `path` with a message. */
+  private fail(path: Path, message: string): Code {
     this.helpers.add("fail");
-    return `fail(${renderPath(path)}, ${message})`;
+    return code`fail(${renderPath(path)}, ${message})`;
   }
 
   /** A call recording that the object at `path` lacks a required property (the message is built on failure only). */
-  private missing(path: Path, name: string): string {
+  private missing(path: Path, name: string): Code {
     this.helpers.add("missing").add("fail");
-    return `missing(${renderPath(path)}, ${str(name)})`;
+    return code`missing(${renderPath(path)}, ${name})`;
   }
 
   /** Checks that fit in one expression, with the message for their failure; `null` for the rest. */
-  private leafCheck(type: TypeNode, v: string): { test: string; message: string } | null {
+  private leafCheck(type: TypeNode, v: Code): { test: Code; message: string } | null {
     switch (type.kind) {
       case "string": {
         if (type.format === null)
-          return { test: `typeof ${v} === "string"`, message: "must be string" };
-        const checker = this.formatFunctions[type.format];
-        if (!checker) throw new Error(`no checker for format ${type.format}`);
-        this.formats.add(type.format);
+          return { test: code`typeof ${v} === "string"`, message: "must be string" };
+        const checker = this.formatFunctions(type.format);
         return {
-          test: `typeof ${v} === "string" && ${checker}(${v})`,
+          test: code`typeof ${v} === "string" && ${checker}(${v})`,
           message: `must be string in format "${type.format}"`,
         };
       }
       case "number": {
-        const tests = [type.integer ? `Number.isInteger(${v})` : `typeof ${v} === "number"`];
+        const tests = [
+          type.integer ? code`Number.isInteger(${v})` : code`typeof ${v} === "number"`,
+        ];
         const words = [type.integer ? "integer" : "number"];
         if (type.minimum !== null) {
-          tests.push(`${v} >= ${type.minimum}`);
+          tests.push(code`${v} >= ${type.minimum}`);
           words.push(`>= ${type.minimum}`);
         }
         if (type.maximum !== null) {
-          tests.push(`${v} <= ${type.maximum}`);
+          tests.push(code`${v} <= ${type.maximum}`);
           words.push(`<= ${type.maximum}`);
         }
-        return { test: tests.join(" && "), message: `must be ${words.join(" and ")}` };
+        return { test: join(tests, code` && `), message: `must be ${words.join(" and ")}` };
       }
       case "boolean":
-        return { test: `typeof ${v} === "boolean"`, message: "must be boolean" };
+        return { test: code`typeof ${v} === "boolean"`, message: "must be boolean" };
       case "null":
-        return { test: `${v} === null`, message: "must be null" };
+        return { test: code`${v} === null`, message: "must be null" };
       case "unknown":
       case "any":
-        return { test: "true", message: "" };
+        return { test: ALWAYS, message: "" };
       case "nonPrimitive":
         this.helpers.add("isObject");
-        return { test: `isObject(${v})`, message: "must be object" };
+        return { test: code`isObject(${v})`, message: "must be object" };
       case "literal":
         return {
-          test: `${v} === ${literal(type.value)}`,
-          message: `must be equal to ${literal(type.value)}`,
+          test: code`${v} === ${literal(type.value)}`,
+          message: `must be equal to ${String(literal(type.value))}`,
         };
       case "union": {
         // `never`: no value matches (schema.json says `not: {}`).
-        if (isNever(type)) return { test: "false", message: "must NOT be valid" };
+        if (isNever(type)) return { test: code`false`, message: "must NOT be valid" };
         const members = type.members.map((member) => this.leafCheck(member, v));
         if (members.some((m) => m === null)) return null;
         const tests = members.map((m) => m!.test);
-        if (tests.includes("true")) return { test: "true", message: "" };
+        if (tests.includes(ALWAYS)) return { test: ALWAYS, message: "" };
         return {
-          test: tests.map((t) => `(${t})`).join(" || "),
+          test: join(
+            tests.map((t) => code`(${t})`),
+            code` || `,
+          ),
           message: `must be ${describeLeaves(type.members)}`,
         };
       }
@@ -167,20 +166,20 @@ export class ValidatorCompiler {
 
   private arrayStatements(
     type: Extract<TypeNode, { kind: "array" }>,
-    value: string,
+    value: Code,
     path: Path,
     scope: Scope,
-    owner: string,
-  ): string[] {
-    const out = [`if (!Array.isArray(${value})) return ${this.fail(path, '"must be array"')};`];
+    owner: Code,
+  ): Code[] {
+    const out = [code`if (!Array.isArray(${value})) return ${this.fail(path, "must be array")};`];
     if (type.minItems !== null) {
       out.push(
-        `if (${value}.length < ${type.minItems}) return ${this.fail(path, `"must have at least ${type.minItems} items"`)};`,
+        code`if (${value}.length < ${type.minItems}) return ${this.fail(path, `must have at least ${type.minItems} items`)};`,
       );
     }
     if (type.maxItems !== null) {
       out.push(
-        `if (${value}.length > ${type.maxItems}) return ${this.fail(path, `"must have at most ${type.maxItems} items"`)};`,
+        code`if (${value}.length > ${type.maxItems}) return ${this.fail(path, `must have at most ${type.maxItems} items`)};`,
       );
     }
     if (acceptsAll(type.items)) return out;
@@ -194,24 +193,24 @@ export class ValidatorCompiler {
       owner,
     );
     out.push(
-      `for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${body.join("\n")}\n}`,
+      code`for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {\nconst ${item} = ${value}[${i}];\n${lines(body)}\n}`,
     );
     return out;
   }
 
   private objectStatements(
     type: ObjectType,
-    value: string,
+    value: Code,
     path: Path,
     scope: Scope,
-    owner: string,
-  ): string[] {
+    owner: Code,
+  ): Code[] {
     this.helpers.add("isObject");
-    const out = [`if (!isObject(${value})) return ${this.fail(path, '"must be object"')};`];
+    const out = [code`if (!isObject(${value})) return ${this.fail(path, "must be object")};`];
     for (const property of type.properties) {
       if (!property.optional) {
         out.push(
-          `if (${value}${access(property.name)} === undefined) return ${this.missing(path, property.name)};`,
+          code`if (${value}${access(property.name)} === undefined) return ${this.missing(path, property.name)};`,
         );
       }
     }
@@ -221,45 +220,45 @@ export class ValidatorCompiler {
       if (isNever(property.type)) {
         // Present at all is wrong; nothing to read.
         out.push(
-          `if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, '"must NOT be valid"')};`,
+          code`if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, "must NOT be valid")};`,
         );
         continue;
       }
       const local = scope.name("p");
-      const read = `const ${local} = ${value}${access(property.name)};`;
+      const read = code`const ${local} = ${value}${access(property.name)};`;
       // A required property was found present above; only an optional one may be absent.
       const single = property.optional
         ? this.singleCheck(property.type, local, propertyPath)
         : null;
       if (single) {
         out.push(
-          `${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`,
+          code`${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`,
         );
         continue;
       }
       const body = this.statements(property.type, local, propertyPath, scope, owner);
       out.push(
         property.optional
-          ? `${read}\nif (${local} !== undefined) {\n${body.join("\n")}\n}`
-          : `${read}\n${body.join("\n")}`,
+          ? code`${read}\nif (${local} !== undefined) {\n${lines(body)}\n}`
+          : code`${read}\n${lines(body)}`,
       );
     }
     const extra = type.indexSignature?.type;
     if (extra && !acceptsAll(extra)) {
       const k = scope.name("k");
-      const declared = type.properties.map((p) => `${k} !== ${str(p.name)}`);
+      const declared = type.properties.map((p) => code`${k} !== ${p.name}`);
       const item = scope.name("x");
       this.helpers.add("pointer");
       const body = this.statements(
         extra,
         item,
-        { parts: [...path.parts, "/", { dynamic: `pointer(${k})` }] },
+        { parts: [...path.parts, "/", { dynamic: code`pointer(${k})` }] },
         scope,
         owner,
       );
-      const guard = declared.length > 0 ? `if (${declared.join(" && ")}) ` : "";
+      const guard = declared.length > 0 ? code`if (${join(declared, code` && `)}) ` : nothing;
       out.push(
-        `for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${body.join("\n")}\n}`,
+        code`for (const ${k} in ${value}) ${guard}{\nconst ${item} = ${value}[${k}];\n${lines(body)}\n}`,
       );
     }
     return out;
@@ -271,13 +270,13 @@ export class ValidatorCompiler {
    * members and reports the error that got deepest, which for a tagged union is the error inside the
    * member the value meant to be.
    */
-  private unionStatements(members: TypeNode[], value: string, path: Path, owner: string): string[] {
-    const tests: string[] = [];
-    const checks: string[] = [];
+  private unionStatements(members: TypeNode[], value: Code, path: Path, owner: Code): Code[] {
+    const tests: Code[] = [];
+    const checks: Code[] = [];
     for (const member of members) {
       const leaf = this.leafCheck(member, value);
       if (leaf) {
-        tests.push(`(${leaf.test})`);
+        tests.push(code`(${leaf.test})`);
         continue;
       }
       const check =
@@ -285,33 +284,39 @@ export class ValidatorCompiler {
           ? ValidatorCompiler.checkName(member.name)
           : this.addFunction(this.helperName(owner), member);
       checks.push(check);
-      tests.push(`${check}(${value})`);
+      tests.push(code`${check}(${value})`);
     }
     this.helpers.add("union").add("fail");
     return [
-      `if (!(${tests.join(" || ")})) return union(${renderPath(path)}, ${value}, [${checks.join(", ")}]);`,
+      code`if (!(${join(tests, code` || `)})) return union(${renderPath(path)}, ${value}, [${join(checks)}]);`,
     ];
   }
 }
 
-/** A JSON pointer under construction: static segments, and expressions for indices and keys. */
+/** The test that every value passes (`unknown`, `any`). */
+const ALWAYS = code`true`;
+
+/** Statements, one per line. */
+const lines = (statements: readonly Code[]): Code => join(statements, code`\n`);
+
+/** A JSON pointer under construction: static segments (data), and expressions for indices and keys. */
 interface Path {
-  parts: Array<string | { dynamic: string }>;
+  parts: Array<string | { dynamic: Code }>;
 }
 
-function renderPath(path: Path): string {
-  const pieces: string[] = [];
+function renderPath(path: Path): Code {
+  const pieces: Code[] = [];
   let pending = "";
   for (const part of path.parts) {
     if (typeof part === "string") pending += part;
     else {
-      if (pending) pieces.push(str(pending));
+      if (pending) pieces.push(code`${pending}`);
       pending = "";
       pieces.push(part.dynamic);
     }
   }
-  if (pending || pieces.length === 0) pieces.push(str(pending));
-  return pieces.join(" + ");
+  if (pending || pieces.length === 0) pieces.push(code`${pending}`);
+  return join(pieces, code` + `);
 }
 
 const acceptsAll = (type: TypeNode): boolean => type.kind === "unknown" || type.kind === "any";
@@ -321,7 +326,7 @@ const isNever = (type: TypeNode): boolean => type.kind === "union" && type.membe
 
 function describeLeaves(members: TypeNode[]): string {
   const words = members.map((m) => {
-    if (m.kind === "literal") return literal(m.value);
+    if (m.kind === "literal") return String(literal(m.value));
     if (m.kind === "number") return m.integer ? "integer" : "number";
     if (m.kind === "nonPrimitive") return "object";
     return m.kind;
@@ -332,7 +337,7 @@ function describeLeaves(members: TypeNode[]): string {
 /** Local variable names, unique within one generated function. */
 class Scope {
   private counter = 0;
-  name(prefix: string): string {
-    return `${prefix}${this.counter++}`;
+  name(prefix: string): Code {
+    return ident(`${prefix}${this.counter++}`);
   }
 }

@@ -1,22 +1,29 @@
 import type { Target } from "../index.js";
 import type { GeneratedFile } from "../file.js";
-import { key } from "../code.js";
-import { render, runtimeFile } from "../file.js";
+import { code, ident, key } from "../code.js";
+import { CodeFile } from "../code-file.js";
+import { runtimeFile } from "../file.js";
+import { runtimeModule, typesModule } from "../modules.js";
 import { FORMAT_CHECKERS } from "../../ir/formats.js";
 import { ValidatorCompiler } from "./compile.js";
+
+const FORMATS = runtimeModule("formats.ts");
 
 /** `validators.ts`: `isN` and `validateN` for every definition, and `runtime/formats.ts` when used. */
 export const validatorsTarget: Target = {
   name: "validators",
-  emit({ model }) {
-    const compiler = new ValidatorCompiler(FORMAT_CHECKERS);
+  emit({ model, dir = "" }) {
+    const T = typesModule(dir);
+    const file = new CodeFile(`${dir}validators.ts`, [T.from, FORMATS.path]);
+    const compiler = new ValidatorCompiler((format) => {
+      const checker = FORMAT_CHECKERS[format];
+      if (!checker) throw new Error(`no checker for format ${format}`);
+      return file.use(FORMATS.value(checker));
+    });
     for (const definition of model.definitions) compiler.addDefinition(definition);
-    const formatImports = [...compiler.formats]
-      .sort()
-      .map((f) => FORMAT_CHECKERS[f])
-      .join(", ");
     const definitions = model.definitions.map((d) => ({
-      name: d.name,
+      name: ident(d.name),
+      type: code`${file.use(T)}.${ident(d.name)}`,
       key: key(d.name),
       check: ValidatorCompiler.checkName(d.name),
       deprecated: d.deprecated !== null,
@@ -27,23 +34,22 @@ export const validatorsTarget: Target = {
         compiler.helpers.has(name),
       ]),
     );
-    const content = render("validators.ts.hbs", {
+    const content = file.render("validators.ts.hbs", {
       functions: compiler.functions,
       definitions,
-      formatImports,
       helpers,
     });
     const files: GeneratedFile[] = [
       {
-        path: "validators.ts",
+        path: file.path,
         content,
         entry: { platform: "portable" },
         description:
           "`isN(value)` and `validateN(value)` for every definition `N`, and `validators` by name; errors carry JSON pointers",
       },
     ];
-    if (formatImports)
-      files.push({ path: "runtime/formats.ts", content: runtimeFile("formats.ts") });
+    if (file.imported().includes(FORMATS.path))
+      files.push({ path: FORMATS.path, content: runtimeFile("formats.ts") });
     return files;
   },
 };
