@@ -61,9 +61,9 @@ describe.each(OUTPUTS)("$dir", ({ dir, modules }) => {
 });
 
 describe("the runtime reads one Validate", () => {
-  it("is defined in checks.ts only; the dispatcher and the legacy bridge import it", () => {
+  it("is defined in checks.ts only; the dispatcher, the legacy bridge and the client's protocol import it", () => {
     const runtime = join(ROOT, "templates", "runtime");
-    for (const module of ["dispatch.ts", "legacy.ts"]) {
+    for (const module of ["dispatch.ts", "legacy.ts", "client-protocol.ts"]) {
       const text = readFileSync(join(runtime, module), "utf8");
       expect(text).not.toMatch(/^(export )?type Validate =/m);
       expect(text).toContain('import type { Validate } from "./checks.js";');

@@ -4,11 +4,9 @@
  * schema by the generator. Types only. Revision-independent; copied verbatim into generated output.
  */
 
-/** What a generated validator returns; only `ok` and the first error are used. */
-export type Validate = (value: unknown) => {
-  ok: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string }>;
-};
+import type { Validate } from "./checks.js";
+
+export type { Validate } from "./checks.js";
 
 export interface ClientMethodSpec {
   /** Validates a complete result (the input-required result is checked by `inputRequiredResult`). */
