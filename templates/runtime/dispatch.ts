@@ -232,7 +232,7 @@ export type Handler = (params: Record<string, unknown>, ctx: RequestContext) => 
 /**
  * The HTTP status the transport document gives each error: protocol-level rejections are 400,
  * unknown methods 404, everything else (internal errors included, for which the document names no
- * status) travels as a JSON-RPC error in a 200 answer, which clients read as a protocol error.
+ * status) travels as a JSON-RPC error with status 200, which clients read as a protocol error.
  */
 function statusFor(code: number, protocol: Protocol): number {
   if (code === ErrorCode.MethodNotFound) return 404;
@@ -342,7 +342,7 @@ export class Dispatcher implements MessageHandler {
       case "notification":
       case "response":
         // Nothing to answer: cancellation reaches handlers through the transport's signal; a legacy
-        // session takes its handshake's completion and the client's answers to the server's requests.
+        // session takes its handshake's completion and the client's responses to the server's requests.
         this.legacy?.message(incoming.message as unknown as Record<string, unknown>, delivery);
         return { response: null, httpStatus: 202 };
       case "request":
@@ -397,7 +397,7 @@ export class Dispatcher implements MessageHandler {
   }
 
   /**
-   * The request's answer: an outcome when it is ready at once, else a promise that never rejects.
+   * The request's outcome: at once when it is ready, else a promise that never rejects.
    * Its deprecated features are reported; on a dual-era server an initialize-era request goes to
    * its session; then the lifecycle checks, what the runtime answers itself (discovery, a
    * subscription), and the handler.
@@ -623,7 +623,7 @@ export class Dispatcher implements MessageHandler {
 
   /**
    * A legacy session's request answered `input_required`: the input requests go to the client as
-   * requests of their own, and the handler runs again with the answers, until it has a result.
+   * requests of their own, and the handler runs again with the responses, until it has a result.
    */
   private legacyRounds(
     request: JsonRpcRequest,
@@ -667,7 +667,7 @@ export class Dispatcher implements MessageHandler {
     );
   }
 
-  /** A handler threw (or its promise rejected): its RpcError is the answer, anything else an internal error. */
+  /** A handler threw (or its promise rejected): its RpcError is the error answered, anything else an internal error. */
   private handlerFailed(request: JsonRpcRequest, error: unknown): Outcome {
     if (error instanceof RpcError)
       return this.error(request.id, error.code, error.message, error.data);

@@ -3,7 +3,7 @@
  * request, no GET stream, no sessions) on `node:http`. It frames HTTP bodies into messages,
  * enforces the HTTP-level rules (DNS-rebinding protection, method, media types, body size) and
  * delivers what the dispatcher produces, as one JSON body or as an SSE stream scoped to the
- * request. Every protocol rule, and the HTTP status of every answer, is the dispatcher's.
+ * request. Every protocol rule, and the HTTP status of every response, is the dispatcher's.
  * Revision-independent; copied verbatim into generated output.
  */
 import type * as NodeCrypto from "node:crypto";
@@ -91,7 +91,7 @@ export interface HttpOptions extends AdmissionLimits {
   maxBodyBytes?: number;
   /** Deepest nesting of arrays and objects accepted in a body (checked before parsing); default 1000. */
   maxDepth?: number;
-  /** Seconds a refused client is told to wait (`Retry-After` of 503 and 429 answers); default 1. */
+  /** Seconds a refused client is told to wait (`Retry-After` of 503 and 429 responses); default 1. */
   retryAfterSeconds?: number;
   /** Overrides of `DEFAULT_HEADER_RULES`. */
   headerRules?: Partial<HeaderRules>;
@@ -123,7 +123,7 @@ export interface HttpServerHandle {
   url: string;
   port: number;
   /**
-   * Stops listening, lets answers in flight finish for up to `graceMs` (default 1000), then drops
+   * Stops listening, lets responses in flight finish for up to `graceMs` (default 1000), then drops
    * every connection still open, which aborts its request. End open subscriptions first (the
    * dispatcher's `close()`) for a graceful shutdown.
    */
@@ -241,10 +241,10 @@ export function createHttpHandler(
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
     },
-    hostAllowed: new LastAnswer((host) => hostAllowed(host, allowedHosts)),
-    originAllowed: new LastAnswer((origin) => originAllowed(origin, allowedOrigins)),
-    acceptance: new LastAnswer(acceptance),
-    isJsonContentType: new LastAnswer(isJsonContentType),
+    hostAllowed: new LastValue((host) => hostAllowed(host, allowedHosts)),
+    originAllowed: new LastValue((origin) => originAllowed(origin, allowedOrigins)),
+    acceptance: new LastValue(acceptance),
+    isJsonContentType: new LastValue(isJsonContentType),
   };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     try {
@@ -288,27 +288,27 @@ interface Config {
   /** That listing has finished (calls no longer wait for it). */
   toolsKnown: boolean;
   log(message: string): void;
-  // The checks of header values, each remembering its last answer: a client's requests repeat the
+  // The checks of header values, each remembering its last value: a client's requests repeat the
   // same headers, and parsing them anew cost every request a dozen objects.
-  hostAllowed: LastAnswer<boolean>;
-  originAllowed: LastAnswer<boolean>;
-  acceptance: LastAnswer<Acceptance>;
-  isJsonContentType: LastAnswer<boolean>;
+  hostAllowed: LastValue<boolean>;
+  originAllowed: LastValue<boolean>;
+  acceptance: LastValue<Acceptance>;
+  isJsonContentType: LastValue<boolean>;
 }
 
-/** A pure function of a header value, with its answer for the last value it was asked about. */
-class LastAnswer<T> {
+/** A pure function of a header value, remembering what it gave for the last value it was given. */
+class LastValue<T> {
   private value: string | undefined = undefined;
-  private answer: T | undefined = undefined;
+  private computed: T | undefined = undefined;
 
   constructor(private readonly compute: (value: string) => T) {}
 
   of(value: string): T {
-    if (value !== this.value || this.answer === undefined) {
-      this.answer = this.compute(value);
+    if (value !== this.value || this.computed === undefined) {
+      this.computed = this.compute(value);
       this.value = value;
     }
-    return this.answer;
+    return this.computed;
   }
 }
 
@@ -317,7 +317,7 @@ function failed(config: Config, res: ServerResponse, error: unknown): void {
   config.log(
     `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
-  if (!res.headersSent) reject(res, 500, ErrorCode.InternalError, "Internal error");
+  if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, "Internal error");
   else res.destroy();
 }
 
@@ -400,11 +400,11 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   if (!config.budget.admits(reserve)) return busy(config, req, res, 503, "the server");
   if (!connection.admits(reserve)) return busy(config, req, res, 429, "this connection");
   const exchange = new Exchange(config, req, res, accepts, session, connection, reserve);
-  // The body is read, and the answer's end watched, by listeners shared by every request, which
+  // The body is read, and the response's end watched, by listeners shared by every request, which
   // find their exchange on `req` and `res`.
   (req as Carrier)[EXCHANGE] = exchange;
   (res as Carrier)[EXCHANGE] = exchange;
-  res.on("close", onAnswerClose);
+  res.on("close", onResponseClose);
   req.on("data", onBodyData);
   req.on("end", onBodyEnd);
   req.on("error", onBodyError);
@@ -441,16 +441,16 @@ function busy(
 }
 
 /**
- * A rejection sent before the body is read. Node would otherwise read and discard the body after
- * the answer (however long it is) to keep the connection: a request that still has a body to send
- * gets `Connection: close`, and the connection is closed once the answer is out.
+ * A refusal sent before the body is read. Node would otherwise read and discard the body after
+ * the response (however long it is) to keep the connection: a request that still has a body to send
+ * gets `Connection: close`, and the connection is closed once the response is out.
  */
 function refuse(
   req: IncomingMessage,
-  ...[res, status, code, message, headers = {}]: Parameters<typeof reject>
+  ...[res, status, code, message, headers = {}]: Parameters<typeof sendError>
 ): void {
   const close = !req.complete && hasBody(req);
-  reject(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
+  sendError(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
 }
 
 /** Whether the request's headers announce a body. */
@@ -460,7 +460,7 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 // ---------------------------------------------------------------------------
-// One exchange: a request's body, its delivery, its answer
+// One exchange: a request's body, its delivery, its response
 // ---------------------------------------------------------------------------
 
 const EXCHANGE: unique symbol = Symbol("mcp exchange");
@@ -482,15 +482,15 @@ function onBodyClose(this: IncomingMessage): void {
   (this as Carrier)[EXCHANGE]?.bodyEnd(this.complete);
 }
 
-function onAnswerClose(this: ServerResponse): void {
+function onResponseClose(this: ServerResponse): void {
   (this as Carrier)[EXCHANGE]?.closed();
 }
 
 /**
- * One HTTP request from its headers to its answer: it reads the body, then is the delivery the
- * handler gets (a class with its getter and methods on the prototype: see `Delivery`), and writes
- * the answer, as one JSON body, or as an SSE stream once the handler notifies before its outcome
- * is ready and the client accepts SSE. An answer ready at once is written at once, with no promise.
+ * One HTTP request from its headers to its response: it reads the body, then is the delivery the
+ * handler gets (a class with its getter and methods on the prototype: see `Delivery`), and delivers
+ * the outcome, as one JSON body, or as an SSE stream once the handler notifies before its outcome
+ * is ready and the client accepts SSE. An outcome ready at once is delivered at once, with no promise.
  */
 class Exchange extends LazyAbort implements Delivery {
   /** The body so far: its first chunk, and all of them once there are more. */
@@ -525,7 +525,7 @@ class Exchange extends LazyAbort implements Delivery {
     connection.bytes += reserved;
   }
 
-  /** Gives back what the request held: once, when its answer has gone (or the client has). */
+  /** Gives back what the request held: once, when its response has gone (or the client has). */
   private release(): void {
     if (this.reserved < 0) return;
     const { budget } = this.config;
@@ -592,22 +592,22 @@ class Exchange extends LazyAbort implements Delivery {
     this.received(body);
   }
 
-  /** The body has been read (or could not be): answer it. Runs once. */
+  /** The body has been read (or could not be): handle it. Runs once. */
   received(body: Buffer | "too-large" | "aborted"): void {
     if (!this.reading) return;
     this.reading = false;
     try {
-      this.answerBody(body);
+      this.handleBody(body);
     } catch (error) {
       failed(this.config, this.res, error);
     }
   }
 
-  private answerBody(body: Buffer | "too-large" | "aborted"): void {
+  private handleBody(body: Buffer | "too-large" | "aborted"): void {
     const { config, res } = this;
     if (body === "aborted") return;
     if (body === "too-large") {
-      return reject(
+      return sendError(
         res,
         413,
         ErrorCode.InvalidRequest,
@@ -622,7 +622,7 @@ class Exchange extends LazyAbort implements Delivery {
         return sendJson(res, 400, tooDeepError(config.maxDepth));
       value = JSON.parse(text);
     } catch {
-      return reject(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
+      return sendError(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
     }
     const kind = kindOf(value);
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
@@ -663,7 +663,7 @@ class Exchange extends LazyAbort implements Delivery {
     this.settle(outcome);
   }
 
-  /** The dispatcher never throws by contract; should it, the answer is an internal error. */
+  /** The dispatcher never throws by contract; should it, the outcome is an internal error. */
   private handlerThrew(error: unknown): Outcome {
     this.config.log(
       `mcp http: the handler threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -677,18 +677,18 @@ class Exchange extends LazyAbort implements Delivery {
     };
   }
 
-  /** Answers with the outcome now if it is ready, else once it is. */
+  /** Delivers the outcome now if it is ready, else once it is. */
   private settle(outcome: unknown): void {
-    if (!isThenable(outcome)) return this.answer(outcome as Outcome);
+    if (!isThenable(outcome)) return this.deliver(outcome as Outcome);
     Promise.resolve(outcome as PromiseLike<Outcome>)
       .then(
-        (settled) => this.answer(settled),
-        (error: unknown) => this.answer(this.handlerThrew(error)),
+        (settled) => this.deliver(settled),
+        (error: unknown) => this.deliver(this.handlerThrew(error)),
       )
       .catch((error: unknown) => failed(this.config, this.res, error));
   }
 
-  /** The answer's stream closed: the client's cancellation, when it came before the answer. */
+  /** The response's stream closed: the client's cancellation, when it came before the response. */
   closed(): void {
     this.release();
     this.stopKeepAlive();
@@ -758,7 +758,8 @@ class Exchange extends LazyAbort implements Delivery {
     }
   }
 
-  private answer(outcome: Outcome): void {
+  /** Writes the outcome: the last event of a stream, one JSON body, or a status alone (202 for a one-way message). */
+  private deliver(outcome: Outcome): void {
     const { res, request } = this;
     if (request === null) {
       // Notifications and responses: the dispatcher acts on them; accepted ones get 202 and no body.
@@ -986,8 +987,8 @@ function sendJson(
   res.end(body);
 }
 
-/** A transport-level rejection: the status, and a JSON-RPC error response without an id. */
-function reject(
+/** A transport-level refusal: the status, and a JSON-RPC error response without an id. */
+function sendError(
   res: ServerResponse,
   status: number,
   code: number,

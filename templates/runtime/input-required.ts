@@ -44,7 +44,7 @@ type RoundsOptions = Pick<
 
 const DEFAULT_TTL_MS = 600_000;
 
-/** The answer to a handler that asked for what cannot be asked (logged with the reason). */
+/** The error answered when a handler asked for what cannot be asked (logged with the reason). */
 const INTERNAL: { error: JsonRpcErrorObject } = Object.freeze({
   error: Object.freeze({ code: ErrorCode.InternalError, message: "Internal error" }),
 });

@@ -86,7 +86,7 @@ export interface LegacyCall {
 /** Where a legacy session lives in the transport's session record. */
 const SESSION_KEY = "legacy";
 
-/** A legacy session's answer to a request of the server's, or why there is none. */
+/** Who waits for the client's response to a request of the server's, or for why there is none. */
 type Pending = {
   resolve(value: unknown): void;
   reject(error: RpcError): void;
@@ -122,7 +122,7 @@ export class LegacySession {
 
   /**
    * Sends a request to the client on `delivery` (over HTTP, the stream of the request being
-   * answered) and waits for its answer, at most `timeoutMs`, or until `signal` aborts.
+   * answered) and waits for its response, at most `timeoutMs`, or until `signal` aborts.
    */
   request(
     method: string,
@@ -135,13 +135,13 @@ export class LegacySession {
       return Promise.reject(new RpcError(ErrorCode.InternalError, "The session ended"));
     const id = `mcp-gen-${++this.nextId}`;
     return new Promise<unknown>((resolve, reject) => {
-      const settle = (): void => {
+      const stopWaiting = (): void => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         this.pending.delete(id);
       };
       const onAbort = (): void => {
-        settle();
+        stopWaiting();
         this.cancel(id, delivery, "The request was cancelled");
         reject(
           new RpcError(
@@ -151,7 +151,7 @@ export class LegacySession {
         );
       };
       const timer = setTimeout(() => {
-        settle();
+        stopWaiting();
         this.cancel(id, delivery, "Timed out");
         reject(
           new RpcError(
@@ -163,11 +163,11 @@ export class LegacySession {
       timer.unref?.();
       this.pending.set(id, {
         resolve: (value) => {
-          settle();
+          stopWaiting();
           resolve(value);
         },
         reject: (error) => {
-          settle();
+          stopWaiting();
           reject(error);
         },
       });
@@ -178,8 +178,8 @@ export class LegacySession {
     });
   }
 
-  /** The client's answer to one of the server's requests. */
-  answered(message: Record<string, unknown>): boolean {
+  /** Takes the client's response to one of the server's requests; false when none waits for it. */
+  takeResponse(message: Record<string, unknown>): boolean {
     const id = message.id as JsonRpcId;
     const pending = this.pending.get(id);
     if (!pending) return false;
@@ -284,7 +284,7 @@ export class LegacySessions {
       );
     this.touch(session);
     const outcome = this.sessionRequest(session, request, params, delivery);
-    return isThenable(outcome) ? outcome.then(answered) : answered(outcome);
+    return isThenable(outcome) ? outcome.then(withSessionStatus) : withSessionStatus(outcome);
   }
 
   /** A request on an open session: its own requests, or one served by a handler. */
@@ -370,7 +370,7 @@ export class LegacySessions {
   message(message: Record<string, unknown>, delivery: Delivery): boolean {
     const session = LegacySessions.of(delivery.session);
     if (!session) return false;
-    if (typeof message.method !== "string") return session.answered(message);
+    if (typeof message.method !== "string") return session.takeResponse(message);
     if (message.method === session.protocol.initialized) session.initialized = true;
     if (message.method === session.protocol.cancelled && isRecord(message.params)) {
       // Over stdio the transport cancels by id too; over HTTP the notification comes in a POST of its own.
@@ -601,10 +601,10 @@ class LegacyDelivery extends LazyAbort implements Delivery {
 
 /**
  * Serves a modern handler's `input_required` answers to a legacy client: each input request is sent
- * as a request of its own on the session, and the handler is invoked again with the answers and its
- * state, until it answers with a result. A request the client does not answer (an error, a timeout,
- * cancellation) is handed to the handler as `inputError`, with the answers that did come; a handler
- * that asks again for what failed gets that error as its request's answer.
+ * as a request of its own on the session, and the handler is invoked again with the client's
+ * responses and its state, until it answers with a result. A request the client does not answer (an
+ * error, a timeout, cancellation) is handed to the handler as `inputError`, with the responses that
+ * did come; a handler that asks again for what failed gets that error as its request's answer.
  */
 export async function bridgeInput(
   sessions: LegacySessions,
@@ -647,14 +647,14 @@ export async function bridgeInput(
     await Promise.all(
       Object.entries(asked.inputRequests).map(async ([key, input]) => {
         try {
-          const answer = await session.request(
+          const response = await session.request(
             input.method,
             input.params ?? {},
             raw,
             sessions.inputTimeoutMs,
             delivery.signal,
           );
-          const check = call.protocol.serverRequests[input.method]!.response(answer);
+          const check = call.protocol.serverRequests[input.method]!.response(response);
           if (!check.ok) {
             const first = check.errors?.[0];
             throw new RpcError(
@@ -663,7 +663,7 @@ export async function bridgeInput(
             );
           }
           Object.defineProperty(responses, key, {
-            value: answer,
+            value: response,
             enumerable: true,
             writable: true,
             configurable: true,
@@ -689,11 +689,11 @@ export async function bridgeInput(
 }
 
 /**
- * A session's request was accepted: whatever its JSON-RPC answer, it travels in a 200 response, as
- * the initialize era's HTTP transport has it (its clients take a 4xx for a failed POST, not an error
- * answer). The session's own refusals (a wrong version header) keep their 400.
+ * A session's request was accepted: whatever its JSON-RPC response, it travels with HTTP status 200,
+ * as the initialize era's HTTP transport has it (its clients take a 4xx for a failed POST, not an
+ * error response). The session's own refusals (a wrong version header) keep their 400.
  */
-function answered(outcome: Outcome): Outcome {
+function withSessionStatus(outcome: Outcome): Outcome {
   if (outcome.httpStatus === 200 || outcome.response === null || !("error" in outcome.response))
     return outcome;
   if ((outcome.response.error as JsonRpcErrorObject).code === ErrorCode.InvalidRequest)

@@ -2,6 +2,26 @@
  * The contract between a server transport (stdio, Streamable HTTP) and the dispatcher. Transports
  * frame bytes into messages and deliver what the dispatcher produces; every protocol rule lives in
  * the dispatcher. Revision-independent; copied verbatim into generated output.
+ *
+ * The server runtime's verbs, one meaning each (here, in dispatch.ts and the modules it uses, and in
+ * the transports):
+ * - answer: what a handler gives for a request, a result or an `input_required` answer, maybe as
+ *   a promise.
+ * - refuse: answer a request with an error before its handler runs (a lifecycle check, its params,
+ *   a round that does not resume; over HTTP also before its body is read).
+ * - conclude: turn a handler's answer into what the request gets (a response, or another round).
+ * - finish: add to a result the fields every result carries (its result type, caching hints, the
+ *   server's `_meta`).
+ * - respond: make the JSON-RPC response to a request from a result: finished, then checked.
+ * - outcome: what the dispatcher makes of one message (`Outcome`): the response, if any, and the
+ *   HTTP status.
+ * - settle: go on once what may be a promise (an answer, an outcome) is ready; at once when it
+ *   already is.
+ * - deliver: a transport writes an outcome to its peer (one JSON body, the last SSE event, a line).
+ * - end: stop one long-lived thing (a subscription, a session, a stream); close: stop accepting and
+ *   end everything still open (a dispatcher, a transport, a server).
+ * - complete, completion: the protocol's words only (the result type that is not `input_required`;
+ *   argument completion).
  */
 import type {
   JsonRpcErrorObject,
@@ -65,11 +85,11 @@ export interface Delivery {
  */
 export const SESSION_SEND: unique symbol = Symbol("mcp session send");
 
-/** The dispatcher's answer to one incoming message. */
+/** The outcome of one incoming message: what the dispatcher makes of it, for the transport to deliver. */
 export interface Outcome {
   /** The response to send; `null` for notifications and responses, which are never answered. */
   response: JsonRpcResponse | null;
-  /** The HTTP status the transport document prescribes for this answer (stdio ignores it). */
+  /** The HTTP status the transport document prescribes for this outcome (stdio ignores it). */
   httpStatus: number;
 }
 
@@ -83,8 +103,8 @@ export interface MessageHandler {
   handle(message: unknown, delivery: Delivery): Promise<Outcome>;
   /**
    * Handles a message the transport has already classified as a request (`kindOf`), with the same
-   * contract as `handle`, but answers at once, without a promise, when every step of the answer is
-   * synchronous. Transports use it when it is there.
+   * contract as `handle`, but returns the outcome at once, without a promise, when every step of it
+   * is synchronous. Transports use it when it is there.
    */
   handleRequest?(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome>;
   /** Called by transports for diagnostics; the default writes to stderr. */
@@ -93,7 +113,7 @@ export interface MessageHandler {
   endSession?(session: Record<string, unknown>): void;
 }
 
-/** Whether a handler's answer is a promise (or another thenable) to wait for. */
+/** Whether an answer or an outcome is a promise (or another thenable) to settle. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     ((typeof value === "object" && value !== null) || typeof value === "function") &&
