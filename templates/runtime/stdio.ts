@@ -5,9 +5,9 @@
  * and delivers messages, tracks in-flight requests for cancellation, and leaves every protocol rule
  * to the handler. Revision-independent; copied verbatim into generated output.
  */
-import { Console } from "node:console";
 import type { Readable, Writable } from "node:stream";
 import { admissionLimits, Budget } from "./admission.js";
+import { captureConsole, writeStdout } from "./console-capture.js";
 import { LineFramer } from "./line-framer.js";
 import {
   DEFAULT_MAX_DEPTH,
@@ -120,9 +120,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   let releaseConsole: (() => void) | undefined;
   // With stdout captured, `process.stdout.write` is redirected; the transport keeps the real one.
   const writeOut = (text: string, callback?: (error?: Error | null) => void): boolean =>
-    output === process.stdout
-      ? (realStdoutWrite ?? process.stdout.write).call(process.stdout, text, callback)
-      : output.write(text, callback);
+    output === process.stdout ? writeStdout(text, callback) : output.write(text, callback);
 
   const onOutputError = (error: Error): void => {
     if (!outputOpen) return;
@@ -578,103 +576,4 @@ function abortReason(message: string): Error {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-// ---- console capture ------------------------------------------------------------------------
-
-/** The `console` methods that write to stdout. */
-const STDOUT_METHODS = [
-  "log",
-  "info",
-  "debug",
-  "dir",
-  "dirxml",
-  "table",
-  "group",
-  "groupCollapsed",
-  "groupEnd",
-  "count",
-  "countReset",
-  // Not writers, but they share state with the writers below.
-  "time",
-  "timeLog",
-  "timeEnd",
-] as const;
-type StdoutMethod = (typeof STDOUT_METHODS)[number];
-
-interface Capture {
-  readonly target: Writable;
-  readonly console: Console;
-  readonly stdout: boolean;
-}
-
-/** Servers currently capturing, most recent last; output goes to the most recent one's stream. */
-const captures: Capture[] = [];
-let restoreConsole: (() => void) | undefined;
-/** `process.stdout.write` as it was before capture redirected it; the transport writes with it. */
-let realStdoutWrite:
-  | ((this: NodeJS.WriteStream, text: string, callback?: (error?: Error | null) => void) => boolean)
-  | undefined;
-
-function captureConsole(target: Writable, stdout: boolean): () => void {
-  const capture: Capture = {
-    target,
-    console: new Console({ stdout: target, stderr: target }),
-    stdout,
-  };
-  captures.push(capture);
-  if (captures.length === 1) installCapture();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    captures.splice(captures.indexOf(capture), 1);
-    if (captures.length === 0) {
-      restoreConsole?.();
-      restoreConsole = undefined;
-    }
-  };
-}
-
-function installCapture(): void {
-  const current = (): Capture | undefined => captures[captures.length - 1];
-  const saved = new Map<StdoutMethod, unknown>();
-  const replaced = new Map<StdoutMethod, unknown>();
-  const methods = console as unknown as Record<StdoutMethod, (...args: unknown[]) => void>;
-  for (const name of STDOUT_METHODS) {
-    const original = methods[name];
-    if (typeof original !== "function") continue;
-    const replacement = (...args: unknown[]): void => {
-      const capture = current();
-      if (capture)
-        (capture.console as unknown as Record<StdoutMethod, (...a: unknown[]) => void>)[name](
-          ...args,
-        );
-      else original.apply(console, args);
-    };
-    saved.set(name, original);
-    replaced.set(name, replacement);
-    methods[name] = replacement;
-  }
-
-  // Stray `process.stdout.write` calls, for servers that speak on stdout.
-  const stdout = process.stdout as unknown as { write: (...args: unknown[]) => boolean };
-  const originalWrite = stdout.write;
-  const redirectedWrite = function (this: unknown, ...args: unknown[]): boolean {
-    const capture = [...captures].reverse().find((c) => c.stdout);
-    if (!capture) return originalWrite.apply(process.stdout, args);
-    return (capture.target as unknown as { write: (...a: unknown[]) => boolean }).write(...args);
-  };
-  stdout.write = redirectedWrite;
-  realStdoutWrite = originalWrite as typeof realStdoutWrite;
-
-  restoreConsole = () => {
-    for (const [name, original] of saved) {
-      // Leave alone a method someone else replaced after us.
-      if (methods[name] === replaced.get(name))
-        methods[name] = original as (...args: unknown[]) => void;
-    }
-    if (stdout.write === redirectedWrite) stdout.write = originalWrite;
-    realStdoutWrite = undefined;
-  };
 }

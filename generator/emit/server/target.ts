@@ -34,6 +34,7 @@ const SERVER_RUNTIME = [
   "dispatch.ts",
   "stdio.ts",
   "line-framer.ts",
+  "console-capture.ts",
   "http.ts",
   "http-headers.ts",
   "param-headers.ts",
