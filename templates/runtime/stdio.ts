@@ -3,11 +3,14 @@
  * and stdout by default; any Readable/Writable pair works, e.g. a socket). Every line written to the
  * output is exactly one JSON-RPC message; diagnostics go to the error stream. The transport frames
  * and delivers messages, tracks in-flight requests for cancellation, and leaves every protocol rule
- * to the handler. Revision-independent; copied verbatim into generated output.
+ * to the handler. `serveStdio` wires the pieces, each in a module of its own: lines in
+ * (`line-framer.ts`), lines out (`stdio-writer.ts`), the requests in flight (`stdio-in-flight.ts`),
+ * and the console kept off the output (`console-capture.ts`). Revision-independent; copied
+ * verbatim into generated output.
  */
 import type { Readable, Writable } from "node:stream";
 import { admissionLimits, Budget } from "./admission.js";
-import { captureConsole, writeStdout } from "./console-capture.js";
+import { captureConsole } from "./console-capture.js";
 import { LineFramer } from "./line-framer.js";
 import {
   DEFAULT_MAX_DEPTH,
@@ -20,14 +23,13 @@ import {
   SERVER_BUSY,
   tooDeepError,
   type JsonRpcFailure,
-  type JsonRpcId,
   type JsonRpcMessage,
-  type JsonRpcNotification,
   type JsonRpcRequest,
 } from "./jsonrpc.js";
+import { abortReason, InFlight, InFlightRequests, type Connection } from "./stdio-in-flight.js";
+import { LineWriter } from "./stdio-writer.js";
 import {
   isThenable,
-  LazyAbort,
   SESSION_SEND,
   type Delivery,
   type MessageHandler,
@@ -74,9 +76,9 @@ export interface StdioServer {
 }
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-/** Lines longer than this (in UTF-16 units) are written apart from their newline. */
-const LONG_LINE = 64 * 1024;
 const BOM = 0xfeff;
+/** Stateless between calls (no `stream` option), so one serves every line of every server. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Serves `handler` over newline-delimited JSON-RPC until the input ends. */
 export function serveStdio(handler: MessageHandler, options: StdioOptions = {}): StdioServer {
@@ -116,179 +118,45 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   // ---- output -------------------------------------------------------------------------------
 
-  let outputOpen = true;
-  let releaseConsole: (() => void) | undefined;
-  // With stdout captured, `process.stdout.write` is redirected; the transport keeps the real one.
-  const writeOut = (text: string, callback?: (error?: Error | null) => void): boolean =>
-    output === process.stdout ? writeStdout(text, callback) : output.write(text, callback);
-
-  const onOutputError = (error: Error): void => {
-    if (!outputOpen) return;
-    outputOpen = false;
-    log(`output failed (${error.message}); shutting down`);
-    void shutdown(false);
-  };
-  output.on("error", onOutputError);
+  const writer = new LineWriter(output, {
+    log,
+    failed: (error) => {
+      log(`output failed (${error.message}); shutting down`);
+      void shutdown(false);
+    },
+    pause: () => {
+      if (!closing) input.pause();
+    },
+    resume: () => {
+      if (!closing) input.resume();
+    },
+  });
+  const send = (message: JsonRpcMessage): boolean => writer.send(message);
+  const sendResponse = (outcome: Outcome): void => writer.sendResponse(outcome);
   const onErrorsError = (): void => {};
   if (errors !== output) errors.on("error", onErrorsError);
 
-  let pausedForOutput = false;
-  const onDrain = (): void => {
-    if (!pausedForOutput) return;
-    pausedForOutput = false;
-    if (!closing) input.resume();
-  };
-  output.on("drain", onDrain);
+  let releaseConsole =
+    (options.captureConsole ?? true)
+      ? captureConsole(errors, output === process.stdout)
+      : undefined;
 
-  /** Writes one message as one line; false when it could not be serialised or the output is gone. */
-  const send = (message: JsonRpcMessage): boolean => {
-    if (!outputOpen || output.destroyed || output.writableEnded) return false;
-    let line: unknown;
-    try {
-      line = JSON.stringify(message);
-    } catch (error) {
-      log(`could not serialise an outgoing message: ${describe(error)}`);
-      return false;
-    }
-    if (typeof line !== "string") {
-      log("could not serialise an outgoing message");
-      return false;
-    }
-    try {
-      // A long line goes out before its newline: appending the newline would copy all of it.
-      let flowing: boolean;
-      if (line.length > LONG_LINE) {
-        writeOut(line);
-        flowing = writeOut("\n");
-      } else flowing = writeOut(`${line}\n`);
-      // Back-pressure: stop reading new requests until the peer catches up with our output.
-      if (!flowing && !closing && !pausedForOutput) {
-        pausedForOutput = true;
-        input.pause();
-      }
-    } catch (error) {
-      onOutputError(error instanceof Error ? error : new Error(String(error)));
-      return false;
-    }
-    return true;
-  };
-
-  const sendResponse = (outcome: Outcome): void => {
-    const response = outcome?.response;
-    if (response === null || response === undefined) return;
-    if (send(response) || !outputOpen) return;
-    // A response that cannot be serialised (a BigInt, a cycle) still gets an answer.
-    if (response.id !== undefined) {
-      send(
-        failure(response.id, {
-          code: ErrorCode.InternalError,
-          message: "Internal error: the response could not be serialised",
-        }),
-      );
-    }
-  };
-
-  // ---- console capture ----------------------------------------------------------------------
-
-  if (options.captureConsole ?? true)
-    releaseConsole = captureConsole(errors, output === process.stdout);
-
-  // ---- in-flight requests -------------------------------------------------------------------
+  // ---- requests and notifications -----------------------------------------------------------
 
   /** Requests and notifications still being handled asynchronously, and who waits for them all to finish. */
   let pending = 0;
   let drained: (() => void) | null = null;
+  const workDone = (): void => {
+    if (--pending === 0) drained?.();
+  };
   /** The signal for notifications and responses: aborted when the connection goes away. */
-  const connection = new AbortController();
+  const connectionSignal = new AbortController();
   /** One stdio connection is one session; what the server sends outside any request goes to the output. */
   const session: Record<string, unknown> = {};
   (session as Record<symbol, unknown>)[SESSION_SEND] = (message: JsonRpcMessage): void =>
     void send(message);
-
-  /**
-   * One request, from the moment it is read until its response is written: the handler's view of
-   * the transport (a `Delivery`), its abort signal, and its place among the requests in flight
-   * with its id (which cancellation finds by id). One object per request, its behaviour on the
-   * prototype.
-   */
-  class InFlight extends LazyAbort implements Delivery {
-    readonly session = session;
-    /** The peer cancelled it: nothing more may be sent for it. */
-    cancelled = false;
-    /** Its response has been written (or suppressed). */
-    done = false;
-    /** An answer given at once, written when the chunk that carried the request has been read. */
-    outcome: Outcome | null = null;
-    /** The other requests in flight with the same id (a peer's mistake, or an attack). */
-    previous: InFlight | null = null;
-    next: InFlight | null = null;
-    /** The next answer waiting to be written. */
-    nextReady: InFlight | null = null;
-
-    constructor(
-      readonly id: JsonRpcId,
-      /** The length of its line, held against the budget until it is answered. */
-      readonly bytes: number,
-    ) {
-      super();
-    }
-
-    notify(notification: JsonRpcNotification): void {
-      if (this.cancelled) return;
-      if (this.done) {
-        log(`dropped a notification sent after request ${JSON.stringify(this.id)} completed`);
-        return;
-      }
-      send(notification);
-    }
-  }
-
-  // The requests in flight by id, so that a cancellation finds its request at once whatever the
-  // number in flight: each id's entry heads a list of the requests sharing it, threaded through
-  // the requests themselves (a Set per id cost objects per request that outlived it in the old
-  // generation). Map keys compare as `===` does: 1 and "1" differ, 0 and -0 do not.
-  const inFlight = new Map<JsonRpcId, InFlight>();
-  // Answers given at once, oldest first, waiting for the end of the chunk.
-  let firstReady: InFlight | null = null;
-  let lastReady: InFlight | null = null;
-
-  const track = (entry: InFlight): void => {
-    const head = inFlight.get(entry.id);
-    if (head) {
-      entry.next = head;
-      head.previous = entry;
-    }
-    inFlight.set(entry.id, entry);
-    budget.requests++;
-    budget.bytes += entry.bytes;
-  };
-
-  const untrack = (entry: InFlight): void => {
-    if (entry.previous) entry.previous.next = entry.next;
-    else if (entry.next) inFlight.set(entry.id, entry.next);
-    else inFlight.delete(entry.id);
-    if (entry.next) entry.next.previous = entry.previous;
-    entry.previous = null;
-    entry.next = null;
-    budget.requests--;
-    budget.bytes -= entry.bytes;
-  };
-
-  const cancel = (id: JsonRpcId, reason: unknown): void => {
-    for (let entry = inFlight.get(id) ?? null; entry; entry = entry.next) {
-      if (entry.cancelled || entry.done) continue;
-      entry.cancelled = true;
-      entry.abort(abortReason(typeof reason === "string" ? reason : "The request was cancelled"));
-    }
-  };
-
-  /** Writes a request's response, unless the peer cancelled it, and forgets the request. */
-  const finish = (entry: InFlight, outcome: Outcome): void => {
-    entry.done = true;
-    untrack(entry);
-    // A cancelled request gets no response: the peer has stopped waiting for it.
-    if (!entry.cancelled) sendResponse(outcome);
-  };
+  const connection: Connection = { session, send, log };
+  const inFlight = new InFlightRequests(budget, sendResponse);
 
   const failed = (entry: InFlight, error: unknown): Outcome => {
     log(`handler failed on request ${JSON.stringify(entry.id)}: ${describe(error)}`);
@@ -298,38 +166,18 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     };
   };
 
-  /**
-   * Writes the answers given at once. They wait until the chunk that carried their requests has
-   * been read, as an answer that takes a promise does, so that a cancellation later in the same
-   * chunk still suppresses them.
-   */
-  const writeReady = (): void => {
-    while (firstReady) {
-      const entry = firstReady;
-      firstReady = entry.nextReady;
-      if (!firstReady) lastReady = null;
-      entry.nextReady = null;
-      const outcome = entry.outcome!;
-      entry.outcome = null;
-      finish(entry, outcome);
-    }
-  };
-
-  /** Settles one request with its handler's answer: at once when it is ready, else when it is. */
+  /** Takes one request's answer: queued at once when it is ready, else finished when it is. */
   const answer = (entry: InFlight, outcome: unknown): void => {
     if (!isThenable(outcome)) {
-      entry.outcome = outcome as Outcome;
-      if (lastReady) lastReady.nextReady = entry;
-      else firstReady = entry;
-      lastReady = entry;
+      inFlight.ready(entry, outcome as Outcome);
       return;
     }
     pending++;
     const settle = (settled: Outcome): void => {
       try {
-        finish(entry, settled);
+        inFlight.finish(entry, settled);
       } finally {
-        if (--pending === 0) drained?.();
+        workDone();
       }
     };
     Promise.resolve(outcome as PromiseLike<Outcome>).then(settle, (error: unknown) =>
@@ -352,8 +200,8 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
       return;
     }
     warnedBusy = false;
-    const entry = new InFlight(request.id, bytes);
-    track(entry);
+    const entry = new InFlight(request.id, bytes, connection);
+    inFlight.track(entry);
     if (closing) entry.abort(abortReason("The connection is closing"));
     let outcome: unknown;
     try {
@@ -368,7 +216,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   /** What notifications and responses get: the connection's signal, and its output. */
   const connectionDelivery: Delivery = {
-    signal: connection.signal,
+    signal: connectionSignal.signal,
     session,
     notify: (notification) => void send(notification),
   };
@@ -388,21 +236,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
         typeof requestId === "string" ||
         (typeof requestId === "number" && Number.isFinite(requestId))
       ) {
-        cancel(requestId, params?.["reason"]);
+        inFlight.cancel(requestId, params?.["reason"]);
       }
     }
     pending++;
-    const done = (): void => {
-      if (--pending === 0) drained?.();
-    };
     invoke(handler, value, connectionDelivery)
       .then(sendResponse, kind === "notification" ? notificationFailed : responseFailed)
-      .then(done, done);
+      .then(workDone, workDone);
   };
 
-  // ---- framing ------------------------------------------------------------------------------
-
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  // ---- input --------------------------------------------------------------------------------
 
   const rejectLongLine = (): void => {
     log(`dropped a line longer than ${maxLineBytes} bytes`);
@@ -421,25 +264,16 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   /** Handles the line `bytes[start, end)` (without its line terminator). */
   const handleLine = (bytes: Buffer, start: number, end: number): void => {
-    // Decoded without a view of the bytes or a copy of them. Invalid UTF-8 always decodes to some
-    // U+FFFD, so only a line showing one is decoded again, strictly, to tell which it is.
-    let text = bytes.toString("utf8", start, end);
-    if (text.includes("\uFFFD")) {
-      try {
-        text = decoder.decode(bytes.subarray(start, end));
-      } catch {
-        log("received a line that is not valid UTF-8");
-        send(
-          failure(undefined, {
-            code: ErrorCode.ParseError,
-            message: "Parse error: not valid UTF-8",
-          }),
-        );
-        return;
-      }
-    } else if (text.charCodeAt(0) === BOM) {
-      // As the strict decoder does (a leading byte order mark is not part of the text).
-      text = text.slice(1);
+    const text = decodeLine(bytes, start, end);
+    if (text === null) {
+      log("received a line that is not valid UTF-8");
+      send(
+        failure(undefined, {
+          code: ErrorCode.ParseError,
+          message: "Parse error: not valid UTF-8",
+        }),
+      );
+      return;
     }
     if (text.trim() === "") return;
     if (nestsDeeperThan(text, maxDepth)) {
@@ -465,7 +299,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const onData = (chunk: Uint8Array | string): void => {
     if (closing) return;
     framer.push(chunk);
-    writeReady();
+    inFlight.writeReady();
   };
 
   // ---- shutdown -----------------------------------------------------------------------------
@@ -486,11 +320,12 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     void shutdown(false).then(() => process.exit(0));
   };
 
+  /** Stops reading, ends what is in flight, flushes the output and lets go of everything. */
   async function shutdown(endOfInput: boolean): Promise<void> {
     if (closing) return closed;
     // An unterminated last line is still a message.
     if (endOfInput) framer.end();
-    writeReady();
+    inFlight.writeReady();
     closing = true;
     framer.stop();
     input.off("data", onData);
@@ -500,11 +335,9 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     if (!endOfInput) input.pause();
 
     const reason = abortReason("The connection is closing");
-    connection.abort(reason);
-    for (const head of [...inFlight.values()]) {
-      for (let entry: InFlight | null = head; entry; entry = entry.next) entry.abort(reason);
-    }
-    writeReady();
+    connectionSignal.abort(reason);
+    inFlight.abortAll(reason);
+    inFlight.writeReady();
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
 
     try {
@@ -512,10 +345,10 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     } catch (error) {
       log(`ending the session failed: ${describe(error)}`);
     }
-    await flush();
+    // An output the transport was given is ended; the process's own stdout is left open.
+    await writer.flush(ownsOutput);
     input.off("error", onInputError);
-    output.off("drain", onDrain);
-    output.off("error", onOutputError);
+    writer.detach();
     if (errors !== output) errors.off("error", onErrorsError);
     if (processStreams) {
       process.off("SIGTERM", onSignal);
@@ -525,26 +358,6 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     releaseConsole = undefined;
     resolveClosed();
   }
-
-  /**
-   * Waits until everything written has been handed on (or the output failed). An output the
-   * transport was given is ended; the process's own stdout is left open.
-   */
-  const flush = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (!outputOpen || output.destroyed || output.writableEnded) return resolve();
-      if (!ownsOutput && output.writableLength === 0) return resolve();
-      const done = (): void => {
-        output.off("close", done);
-        output.off("error", done);
-        resolve();
-      };
-      output.on("close", done);
-      output.on("error", done);
-      // Callbacks run in write order, so this one runs once everything before it is out.
-      if (ownsOutput) output.end(done);
-      else writeOut("", done);
-    });
 
   input.on("data", onData);
   input.on("end", onEnd);
@@ -561,6 +374,24 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   };
 }
 
+/**
+ * A line's text, or null when it is not valid UTF-8. Decoded without a view of the bytes or a copy
+ * of them; invalid UTF-8 always decodes to some U+FFFD, so only a line showing one is decoded
+ * again, strictly, to tell which it is.
+ */
+function decodeLine(bytes: Buffer, start: number, end: number): string | null {
+  const text = bytes.toString("utf8", start, end);
+  if (text.includes("\uFFFD")) {
+    try {
+      return STRICT_UTF8.decode(bytes.subarray(start, end));
+    } catch {
+      return null;
+    }
+  }
+  // As the strict decoder does (a leading byte order mark is not part of the text).
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
 /** Calls the handler, turning a synchronous throw into a rejection. */
 async function invoke(
   handler: MessageHandler,
@@ -568,10 +399,6 @@ async function invoke(
   delivery: Delivery,
 ): Promise<Outcome> {
   return handler.handle(message, delivery);
-}
-
-function abortReason(message: string): Error {
-  return new DOMException(message, "AbortError");
 }
 
 function describe(error: unknown): string {

@@ -33,6 +33,8 @@ const SERVER_RUNTIME = [
   "subscriptions.ts",
   "dispatch.ts",
   "stdio.ts",
+  "stdio-writer.ts",
+  "stdio-in-flight.ts",
   "line-framer.ts",
   "console-capture.ts",
   "http.ts",
