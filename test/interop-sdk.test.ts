@@ -261,8 +261,16 @@ describe.each<Kind>(["stdio", "http"])("the SDK v2 client against the fixture ov
     ];
     expect(onTheWire).toEqual(all);
     // The SDK runs notification handlers a microtask after it settles a response, so when the last
-    // notification and the answer arrive in one read (a loaded machine) its callback misses that one.
+    // notification and the answer arrive in one read (a loaded machine) its callback misses that one,
+    // and it reports each one it missed through onerror as a notification for an unknown token.
     expect(all.slice(0, progress.length)).toEqual(progress);
+    await new Promise((resolve) => setImmediate(resolve));
+    const unknownToken = (error: Error) =>
+      error.message.startsWith("Received a progress notification for an unknown token");
+    expect(session.errors.filter(unknownToken)).toHaveLength(all.length - progress.length);
+    // Taken out in place: the array is the one the client's onerror pushes to.
+    for (let i = session.errors.length - 1; i >= 0; i--)
+      if (unknownToken(session.errors[i]!)) session.errors.splice(i, 1);
   });
 
   it("gets a tool error as a result (isError), and an unknown tool as a protocol error", async () => {
