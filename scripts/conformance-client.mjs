@@ -8,8 +8,9 @@
 // where the scenario expects the client to refuse) fails the scenario. They decide the exit code.
 // - 2026-07-28: every scored client scenario (the requirements file's `client:` list: the seven
 //   non-auth ones and the 25 auth/* ones);
-// - 2025-11-25: its scored non-auth client scenarios (initialize, tools_call,
-//   elicitation-sep1034-client-defaults, sse-retry), served by legacy mocks.
+// - 2025-11-25: every scored client scenario (the four non-auth ones — initialize, tools_call,
+//   elicitation-sep1034-client-defaults, sse-retry — and the 14 auth/* ones), served by
+//   initialize-era mocks.
 // Then, for information only, the whole `--requirements 2026-07-28` leg runs once (all scenarios at
 // once, as the suite does it), which also runs the unscored auth extensions; set
 // CONFORMANCE_CLIENT_ALL=0 to skip it.
@@ -58,10 +59,7 @@ function scoredScenarios(revision) {
 /** The scenarios run strictly, with the spec version each runs at. */
 const SETS = [
   { revision: REVISION, scenarios: scoredScenarios(REVISION) },
-  {
-    revision: "2025-11-25",
-    scenarios: scoredScenarios("2025-11-25").filter((s) => !s.startsWith("auth/")),
-  },
+  { revision: "2025-11-25", scenarios: scoredScenarios("2025-11-25") },
 ];
 const SCENARIOS = SETS.flatMap(({ revision, scenarios }) =>
   scenarios.map((scenario) => ({ revision, scenario, key: `${revision} ${scenario}` })),
