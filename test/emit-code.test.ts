@@ -8,6 +8,7 @@ import {
   jsdoc,
   json,
   key,
+  lineComments,
   literal,
   nothing,
   str,
@@ -115,5 +116,19 @@ describe("code: raw text only by construction", () => {
     expect(String(jsdoc([]))).toBe("");
     // The comment is the whole program's only content: nothing after `*/` leaked out of it.
     expect(new Function(`${doc}return 1;`)()).toBe(1);
+  });
+});
+
+describe("lineComments", () => {
+  it("keeps a text with line breaks inside its comment", () => {
+    const texts = ["plain", "out\nexport const evil = 1;", "a\r\nb\u2028c\u2029d\re"];
+    const comment = String(lineComments(texts));
+    expect(comment.split("\n")).toEqual([
+      "// plain",
+      "// out export const evil = 1;",
+      "// a b c d e",
+    ]);
+    // Nothing but comments: the program declares nothing and returns nothing.
+    expect(new Function(`${comment}\nreturn typeof evil;`)()).toBe("undefined");
   });
 });

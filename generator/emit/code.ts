@@ -130,6 +130,16 @@ export function jsdoc(lines: readonly string[]): Code {
   return new Fragment(`/**\n${body.join("\n")}\n */\n`);
 }
 
+/**
+ * `//` comment lines for the given texts. A line break inside a text (a path given on the command
+ * line may hold one) would end its comment and start code: it is written as a space instead.
+ */
+export function lineComments(texts: readonly string[]): Code {
+  return new Fragment(
+    texts.map((text) => `// ${text.replace(/\r\n|[\r\n\u2028\u2029]/g, " ")}`).join("\n"),
+  );
+}
+
 /** A JSON-pointer segment (RFC 6901) for a property name: data, to be quoted where it is printed. */
 export function pointerSegment(name: string): string {
   return name.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -4,7 +4,7 @@ import { code, ident, json, key } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
 import { CheckCode, CHECKS } from "../checks.js";
-import { GENERATED_MARK, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
+import { generatedHeader, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
 import { format } from "../format.js";
 import { typesTarget } from "../types/target.js";
 import { validatorsTarget } from "../validators/target.js";
@@ -60,11 +60,11 @@ export async function renderTools(
         'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
     },
   ];
-  const header = [
-    `${GENERATED_MARK}${options.generatorVersion} from the tools file ${options.source}.`,
-    `// ${options.source} sha256: ${model.source.sha256}`,
-    `// Do not edit: regenerate with \`${options.regenerate}\`.`,
-  ].join("\n");
+  const header = generatedHeader([
+    `${options.generatorVersion} from the tools file ${options.source}.`,
+    `${options.source} sha256: ${model.source.sha256}`,
+    `Do not edit: regenerate with \`${options.regenerate}\`.`,
+  ]);
   return Promise.all(
     files.map(async ({ path, content }) => ({
       path,
