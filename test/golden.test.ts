@@ -1,7 +1,8 @@
 /**
  * Golden tests: each fixture `test/fixtures/<construct>/schema.ts` is loaded and rendered, and the
- * IR (`ir.json`), `types.ts` and `validators.ts` (and `server.ts` and `client.ts` for a fixture that
- * describes a protocol) are compared byte for byte with `test/fixtures/<construct>/expected/`.
+ * IR (`ir.json`), `types.ts` and `validators.ts` (and, for a fixture that describes a protocol, its
+ * protocol description `protocol.json` as `mcp-gen ir --protocol` prints it, `server.ts` and
+ * `client.ts`) are compared byte for byte with `test/fixtures/<construct>/expected/`.
  *
  * After an intended change to the loader or an emitter, rewrite the expected files with
  *

@@ -13,6 +13,7 @@ import { serverGenerator } from "./helpers/generated-server.js";
 import { schemaFile } from "./helpers/spec.js";
 import { ELICIT_CONFIRM } from "./helpers/server-fixture.js";
 import { CC, PV, type Msg, type ServerLike } from "./helpers/server-harness.js";
+import { askingToolCall, RENAMED_ENVELOPE, renamedSchema } from "./helpers/renamed-envelope.js";
 
 const BASE = readFileSync(schemaFile("2026-07-28"), "utf8");
 
@@ -51,26 +52,7 @@ function askingServer(generated: { server: Record<string, unknown> }): ServerLik
   return createServer({
     info: INFO,
     capabilities: { tools: {} },
-    handlers: {
-      "tools/call": (
-        _params: unknown,
-        ctx: {
-          state: unknown;
-          inputResponses: Record<string, unknown>;
-          inputRequired: (r: unknown, s: unknown) => unknown;
-        },
-      ) =>
-        ctx.state === undefined
-          ? ctx.inputRequired({ confirm: ELICIT_CONFIRM }, { round: 1 })
-          : {
-              content: [
-                {
-                  type: "text",
-                  text: JSON.stringify({ state: ctx.state, responses: ctx.inputResponses }),
-                },
-              ],
-            },
-    },
+    handlers: { "tools/call": askingToolCall },
   });
 }
 
@@ -90,23 +72,16 @@ async function call(server: ServerLike, id: number, params: Msg): Promise<Msg> {
 
 describe("the runtime's own fields follow the revision's types", () => {
   it("a revision renaming the input-required result's fields and the retry's params is served under its names, both rounds", async () => {
-    const schema = edited(
-      ["  inputRequests?: InputRequests;\n", "  asks?: InputRequests;\n", 1],
-      ["  inputResponses?: InputResponses;\n", "  answers?: InputResponses;\n", 1],
-      ["  requestState?: string;\n", "  continuation?: string;\n", 2],
-    );
-    const generated = await generate(schema, "envelope-renamed");
+    const n = RENAMED_ENVELOPE;
+    const generated = await generate(renamedSchema(), "envelope-renamed");
     const server = askingServer(generated);
     const first = await call(server, 1, {});
     expect(first.error).toBeUndefined();
-    expect(Object.keys(first.result).sort()).toEqual([
-      "_meta",
-      "asks",
-      "continuation",
-      "resultType",
-    ]);
-    expect(first.result.resultType).toBe("input_required");
-    expect(first.result.asks).toEqual({ confirm: ELICIT_CONFIRM });
+    expect(Object.keys(first.result).sort()).toEqual(
+      ["_meta", n.inputRequests, n.requestState, n.resultType].sort(),
+    );
+    expect(first.result[n.resultType]).toBe("input_required");
+    expect(first.result[n.inputRequests]).toEqual({ confirm: ELICIT_CONFIRM });
     const validate = generated.validators["validateInputRequiredResult"] as (v: unknown) => {
       ok: boolean;
     };
@@ -114,21 +89,66 @@ describe("the runtime's own fields follow the revision's types", () => {
 
     const answer = { action: "accept", content: { ok: true } };
     const second = await call(server, 2, {
-      continuation: first.result.continuation,
-      answers: { confirm: answer },
+      [n.requestState]: first.result[n.requestState],
+      [n.inputResponses]: { confirm: answer },
     });
     expect(second.error).toBeUndefined();
+    expect(second.result[n.resultType]).toBe("complete");
     expect(JSON.parse(second.result.content[0].text)).toEqual({
       state: { round: 1 },
       responses: { confirm: answer },
     });
 
     // A tampered state under the revision's name is refused, and the error names that field.
-    const tampered = await call(server, 3, { continuation: "not-a-state" });
+    const tampered = await call(server, 3, { [n.requestState]: "not-a-state" });
     expect(tampered.error).toMatchObject({
       code: -32602,
       message: expect.stringMatching(/^Invalid params: continuation integrity check failed/),
     });
+  });
+
+  it("a revision renaming the caching hints gets them under its names, on cacheable results and in discovery, and its handlers may leave them out", async () => {
+    const n = RENAMED_ENVELOPE;
+    const generated = await generate(renamedSchema(), "envelope-renamed-cache");
+    const createServer = generated.server["createServer"] as (o: unknown) => ServerLike;
+    const server = createServer({
+      info: INFO,
+      capabilities: { tools: {} },
+      cache: { ttlMs: 5000, cacheScope: "public" },
+      handlers: { "tools/list": () => ({ tools: [] }) },
+    });
+    const ask = async (id: number, method: string) =>
+      (
+        await server.dispatcher.handle(
+          { jsonrpc: "2.0", id, method, params: { _meta: META } },
+          { notify: () => {}, signal: new AbortController().signal },
+        )
+      ).response!;
+    const listed = await ask(1, "tools/list");
+    expect(listed.error).toBeUndefined();
+    expect(listed.result).toMatchObject({
+      [n.resultType]: "complete",
+      [n.ttl]: 5000,
+      [n.scope]: "public",
+      tools: [],
+    });
+    expect(listed.result).not.toHaveProperty("ttlMs");
+    expect(listed.result).not.toHaveProperty("cacheScope");
+    const validate = generated.validators["validateListToolsResult"] as (v: unknown) => {
+      ok: boolean;
+    };
+    expect(validate(listed.result).ok).toBe(true);
+    const discovered = await ask(2, "server/discover");
+    expect(discovered.result).toMatchObject({ [n.ttl]: 5000, [n.scope]: "public" });
+    expect(
+      (generated.validators["validateDiscoverResult"] as (v: unknown) => { ok: boolean })(
+        discovered.result,
+      ).ok,
+    ).toBe(true);
+    // The handler types leave out exactly the fields the runtime fills in, by their new names.
+    expect(generated.serverSource).toContain(
+      `type Filled = ${[n.resultType, n.ttl, n.scope].map((name) => JSON.stringify(name)).join(" | ")};`,
+    );
   });
 
   it("the listen acknowledgement is written by the revision's filter param", async () => {

@@ -221,7 +221,17 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
           })
           .option("spec-dir", specDir)
           .option("offline", offline)
-          .example("$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON"),
+          .option("protocol", {
+            type: "boolean",
+            default: false,
+            describe:
+              "print the protocol description derived from the IR (the generated protocol.ts) instead",
+          })
+          .example("$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON")
+          .example(
+            "$0 ir -r 2026-07-28 --protocol",
+            "the protocol facts the generated server and client read, as JSON",
+          ),
       (a) => {
         job = (io) =>
           printIR(
@@ -229,6 +239,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
               revision: single(a.revision, "--revision") as string,
               specDir: single(a.specDir, "--spec-dir"),
               offline: a.offline,
+              protocol: a.protocol,
             },
             io,
           );

@@ -64,8 +64,10 @@ export function clientEraBridge(modern: ProtocolModel, legacy: ProtocolModel): C
   const legacyValue = (field: string): { value: unknown } | null => {
     if (field === wire.envelope.fields.resultType && wire.resultTypes)
       return { value: wire.resultTypes.complete };
-    const uncached = WIRE_CONVENTIONS.uncached as Readonly<Record<string, unknown>>;
-    return Object.hasOwn(uncached, field) ? { value: uncached[field] } : null;
+    const hints = wire.envelope.fields.cacheHints;
+    if (field === hints?.ttl) return { value: WIRE_CONVENTIONS.uncached.ttl };
+    if (field === hints?.scope) return { value: WIRE_CONVENTIONS.uncached.scope };
+    return null;
   };
   const required = (results: string[]): Set<string> =>
     new Set(

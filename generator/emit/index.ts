@@ -13,6 +13,7 @@ import { readmeFile } from "./readme.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
+import { protocolTarget } from "./protocol/target.js";
 import { serverTarget } from "./server/target.js";
 import { clientTarget } from "./client/target.js";
 import { deprecationsTarget } from "./deprecations/target.js";
@@ -31,6 +32,7 @@ export interface Target {
 export const TARGETS: readonly Target[] = [
   typesTarget,
   validatorsTarget,
+  protocolTarget,
   serverTarget,
   clientTarget,
   deprecationsTarget,

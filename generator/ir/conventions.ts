@@ -61,10 +61,12 @@ export const LIBRARY_TYPES: Readonly<Record<string, TypeNode>> = {
  * is recognised. Each is checked against the model; a revision without one simply lacks the fact.
  */
 export const WIRE_CONVENTIONS = {
-  /** Result fields that make a result cacheable. */
-  cacheFields: ["ttlMs", "cacheScope"],
-  /** The caching hints that mean "not cacheable": what a result of a revision without them stands for. */
-  uncached: { ttlMs: 0, cacheScope: "private" },
+  /** The field of params and results holding their metadata. */
+  metaField: "_meta",
+  /** The result a cacheable result extends: the fields it declares are the caching hints. */
+  cacheableResult: "CacheableResult",
+  /** The caching hints that mean "not cacheable", by role: what a result of a revision without them stands for. */
+  uncached: { ttl: 0, scope: "private" },
   /** The field of the server's description filled from the server's `instructions` option. */
   instructionsField: "instructions",
   /** Params that name a request's target, in order of preference. */

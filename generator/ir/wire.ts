@@ -1,4 +1,8 @@
 import type { Property, ProtocolModel, TypeNode } from "./model.js";
+import type {
+  DescribeSource,
+  ProtocolDescription as Description,
+} from "../../templates/runtime/protocol.js";
 import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
 import {
   CAPABILITY_TYPES,
@@ -28,28 +32,15 @@ export interface WireFacts {
   inputResponseUnion: string | null;
   /** The result asking for input: the one every method accepting input responses may answer with. */
   inputRequiredResult: string | null;
-  resultTypes: { complete: string; inputRequired: string } | null;
-  errors: {
-    unsupportedVersion: number | null;
-    missingCapability: number | null;
-    headerMismatch: number | null;
-  };
-  meta: {
-    serverInfo: string | null;
-    clientInfo: string | null;
-    progressToken: string | null;
-    logLevel: string | null;
-    subscriptionId: string | null;
-  };
-  notifications: {
-    progress: string | null;
-    message: string | null;
-    acknowledged: string | null;
-    cancelled: string | null;
-  };
+  resultTypes: Description["resultTypes"];
+  errors: Description["errors"];
+  meta: Description["meta"];
+  notifications: Description["notifications"];
   logLevels: string[];
   listen: {
     method: string;
+    /** The param holding the filter. */
+    filterParam: string;
     filter: Array<{ key: string; notification: string; capability: [string, string] }>;
   } | null;
   /** The liveness request both sides send and answer with the empty result, or `null`. */
@@ -63,18 +54,14 @@ export interface WireFacts {
 /**
  * Where the runtime's own fields go in messages no handler writes: the result type every result
  * carries, the input-required result (its map of input requests, its opaque state), the params a
- * retried request brings them back in, and the acknowledgement of a listen stream. A name is
- * `null` where the revision has no such field.
+ * retried request brings them back in, the fields of one input request, the caching hints, and the
+ * acknowledgement of a listen stream. A name is `null` where the revision has no such field. The
+ * runtime's own type: the description carries these as they are.
  */
-export interface EnvelopeFields {
-  resultType: string | null;
-  inputRequests: string | null;
-  /** In the input-required result and, under the same name, in the retried request's params. */
-  requestState: string | null;
-  inputResponses: string | null;
-  /** The acknowledgement notification's param holding the filter the server honours. */
-  acknowledgedFilter: string | null;
-}
+export type EnvelopeFields = Description["envelope"];
+
+/** The fields of a cacheable result: how long it stays fresh, and who may share it. */
+export type CacheHints = NonNullable<EnvelopeFields["cacheHints"]>;
 
 export interface EnvelopeFacts {
   fields: EnvelopeFields;
@@ -82,15 +69,8 @@ export interface EnvelopeFacts {
   unfillable: Array<{ result: string; property: Property }>;
 }
 
-/** Where the runtime takes a field of a result it writes itself. */
-export type DescribeSource =
-  | "supportedVersions"
-  | "protocolVersion"
-  | "capabilities"
-  | "info"
-  | "instructions"
-  | "ttlMs"
-  | "cacheScope";
+/** Where the runtime takes a field of a result it writes itself: the runtime's own type. */
+export type { DescribeSource };
 
 export interface DescribeFacts {
   /** Result field → its source, in the result's property order. */
@@ -124,7 +104,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
   // on results; a revision may name it (`RequestMetaObject`) or write it inline.
   const metaOf = (types: Array<TypeNode | null>) => {
     for (const type of types) {
-      const meta = index.objectOf(index.property(type, "_meta")?.type);
+      const meta = index.objectOf(index.property(type, WIRE_CONVENTIONS.metaField)?.type);
       if (meta) return meta;
     }
     return null;
@@ -141,6 +121,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
   const metaKey = (meta: ReturnType<typeof metaOf>, valueType: string): string | null =>
     meta?.properties.find((p) => refersTo(p.type, valueType))?.name ?? null;
   const conventions = WIRE_CONVENTIONS;
+  const hints = cacheHints(index);
 
   const listen =
     roles.find(
@@ -170,11 +151,13 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     .map((method) => ({
       method,
       capability: capabilityOf(method.method),
-      cacheable: method.results.some((result) =>
-        conventions.cacheFields.every(
-          (field) => index.property({ kind: "ref", name: result }, field)?.optional === false,
+      cacheable:
+        hints !== null &&
+        method.results.some((result) =>
+          [hints.ttl, hints.scope].every(
+            (field) => index.property({ kind: "ref", name: result }, field)?.optional === false,
+          ),
         ),
-      ),
       target:
         conventions.targetParams.find((name) => {
           const param = index.property(method.params, name);
@@ -214,6 +197,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     const byMessage = new Map(notifications.map((n) => [n.message, n.method]));
     listenFacts = {
       method: listen.method,
+      filterParam: conventions.listenFilterParam,
       filter: (filter?.properties ?? []).flatMap((property) => {
         // The filter's docs link the notification each key opts into.
         const linked = /\{@link\s+([A-Za-z0-9_]+)/.exec(property.doc.text)?.[1];
@@ -335,6 +319,8 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
     inputRequests: inputRequests?.name ?? null,
     requestState: requestState?.name ?? null,
     inputResponses: inputResponses?.name ?? null,
+    inputRequest: inputRequestFields(roles, index),
+    cacheHints: cacheHints(index),
     acknowledgedFilter,
   };
   const unfillable: EnvelopeFacts["unfillable"] = [];
@@ -367,6 +353,41 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
     }
   }
   return { fields, unfillable };
+}
+
+/**
+ * The fields of an input request as its message lays them out: the one holding the method's own
+ * name as a literal, and the one typed as its params.
+ */
+function inputRequestFields(
+  roles: MethodInRole[],
+  index: ModelIndex,
+): EnvelopeFields["inputRequest"] {
+  for (const role of roles.filter((r) => r.kind === "inputRequest" && r.params !== null)) {
+    const properties = index.objectOf({ kind: "ref", name: role.message })?.properties ?? [];
+    const method = properties.find(
+      (p) => p.type.kind === "literal" && p.type.value === role.method,
+    );
+    const params = properties.find((p) => JSON.stringify(p.type) === JSON.stringify(role.params));
+    if (method && params) return { method: method.name, params: params.name };
+  }
+  return null;
+}
+
+/**
+ * The caching hints: the fields the cacheable result declares itself (inherited ones are every
+ * result's), the lifetime as its number and the scope as its literal choice.
+ */
+export function cacheHints(index: ModelIndex): CacheHints | null {
+  const name = WIRE_CONVENTIONS.cacheableResult;
+  const own = index
+    .objectOf({ kind: "ref", name })
+    ?.properties.filter((p) => p.declaredIn === name);
+  const ttl = own?.find((p) => p.type.kind === "number");
+  const scope = own?.find(
+    (p) => p.type.kind === "union" && p.type.members.every((m) => m.kind === "literal"),
+  );
+  return ttl && scope ? { ttl: ttl.name, scope: scope.name } : null;
 }
 
 function pingMethod(model: ProtocolModel): string | null {
@@ -405,7 +426,7 @@ export function describeFacts(model: ProtocolModel, index = new ModelIndex(model
     for (const result of entry?.results ?? []) {
       for (const property of index.objectOf({ kind: "ref", name: result })?.properties ?? []) {
         if (runtimeAdded(property)) continue;
-        const source = describes ? describeSource(property) : null;
+        const source = describes ? describeSource(property, cacheHints(index)) : null;
         if (source) fields[property.name] = source;
         else if (!property.optional) unfillable.push({ result, property });
       }
@@ -417,11 +438,12 @@ export function describeFacts(model: ProtocolModel, index = new ModelIndex(model
 /** `_meta` and the result type the runtime adds to every result it sends. */
 function runtimeAdded(property: Property): boolean {
   return (
-    property.name === "_meta" || refersTo(property.type, WIRE_CONVENTIONS.resultTypeDefinition)
+    property.name === WIRE_CONVENTIONS.metaField ||
+    refersTo(property.type, WIRE_CONVENTIONS.resultTypeDefinition)
   );
 }
 
-function describeSource(property: Property): DescribeSource | null {
+function describeSource(property: Property, hints: CacheHints | null): DescribeSource | null {
   const { type, name } = property;
   if (refersTo(type, CAPABILITY_TYPES.server)) return "capabilities";
   if (refersTo(type, WIRE_CONVENTIONS.implementationType)) return "info";
@@ -430,8 +452,8 @@ function describeSource(property: Property): DescribeSource | null {
     return "protocolVersion";
   if (type.kind === "array" && type.items.kind === "string" && /versions$/i.test(name))
     return "supportedVersions";
-  const cacheField = WIRE_CONVENTIONS.cacheFields.find((field) => field === name);
-  if (cacheField) return cacheField;
+  if (name === hints?.ttl) return "cacheTtl";
+  if (name === hints?.scope) return "cacheScope";
   if (name === WIRE_CONVENTIONS.instructionsField && type.kind === "string") return "instructions";
   return null;
 }

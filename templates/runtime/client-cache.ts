@@ -1,6 +1,6 @@
 /**
- * The client's opt-in result cache: results whose caching hints (`ttlMs`, `cacheScope`) allow it,
- * keyed by method and params. Browser-safe. Revision-independent; copied verbatim into generated
+ * The client's opt-in result cache: results whose caching hints (a time to live and a scope, under
+ * the revision's names) allow it, keyed by method and params. Browser-safe. Revision-independent; copied verbatim into generated
  * output.
  */
 import { isRecord } from "./jsonrpc.js";
@@ -25,7 +25,7 @@ interface CacheEntry {
 /**
  * Cached results. Private entries live in the client instance that fetched them; public entries
  * are shared by every client whose transport names the same server (`cacheKey`), or kept in the
- * instance when the transport names none. Entries expire after the result's `ttlMs` (0: never
+ * instance when the transport names none. Entries expire after the result's time to live (0: never
  * cached); past `maxEntries` the oldest go first.
  */
 export class Cache {
@@ -36,6 +36,8 @@ export class Cache {
   constructor(
     private readonly maxEntries: number,
     serverKey: string | undefined,
+    /** The result fields holding the caching hints, as the revision names them. */
+    private readonly hints: { ttl: string; scope: string },
   ) {
     if (serverKey === undefined) this.publicEntries = new Map();
     else {
@@ -57,9 +59,9 @@ export class Cache {
   }
 
   set(key: string, result: Record<string, unknown>): void {
-    const ttl = result.ttlMs;
+    const ttl = result[this.hints.ttl];
     if (typeof ttl !== "number" || !(ttl > 0)) return;
-    const store = result.cacheScope === "public" ? this.publicEntries : this.own;
+    const store = result[this.hints.scope] === "public" ? this.publicEntries : this.own;
     store.delete(key);
     store.set(key, { expires: Date.now() + ttl, result: structuredClone(result) });
     while (store.size > this.maxEntries) store.delete(store.keys().next().value!);

@@ -184,12 +184,16 @@ export class ClientCore {
       }
     }
     const cache = options.cache;
-    this.cache = cache
-      ? new Cache(
-          typeof cache === "object" ? (cache.maxEntries ?? 256) : 256,
-          options.transport.cacheKey,
-        )
-      : null;
+    // A revision without caching hints has nothing cacheable.
+    const hints = protocol.envelope.cacheHints;
+    this.cache =
+      cache && hints
+        ? new Cache(
+            typeof cache === "object" ? (cache.maxEntries ?? 256) : 256,
+            options.transport.cacheKey,
+            hints,
+          )
+        : null;
     if (options.onNotification) this.listeners.add(options.onNotification);
     const tools = protocol.tools;
     // Without an engine nothing can be checked: said once when the check was asked for explicitly.
@@ -285,10 +289,16 @@ export class ClientCore {
     items: string,
     options?: CallOptions,
   ): AsyncGenerator<I, void, undefined> {
+    // The cursor param and the result's next cursor, as the revision names them.
+    const fields = this.protocol.cursor;
     return paginate<I>(
-      (cursor) =>
-        this.request(method, cursor === undefined ? { ...params } : { ...params, cursor }, options),
+      (cursor) => {
+        const page: Record<string, unknown> = { ...params };
+        if (cursor !== undefined && fields) put(page, fields.param, cursor);
+        return this.request(method, page, options);
+      },
       items,
+      fields?.result ?? null,
       {
         ...(this.options.maxPages === undefined ? {} : { maxPages: this.options.maxPages }),
         log: (message) => this.log(message),
@@ -367,11 +377,12 @@ export class ClientCore {
     probeTimeoutMs?: number,
   ): Promise<Record<string, unknown>> {
     const spec = own(this.protocol.methods, method);
+    const { envelope } = this.protocol;
     this.reportDeprecated(own(this.protocol.deprecated.methods, method));
     const base: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(params ?? {})) {
-      // A caller's `_meta` is merged below; MRTR fields are the client's own business.
-      if (key === "inputResponses" || key === "requestState") continue;
+      // A caller's `_meta` is merged below; the retry's fields are the client's own business.
+      if (key === envelope.inputResponses || key === envelope.requestState) continue;
       put(base, key, value);
     }
     const cacheKey =
@@ -423,6 +434,7 @@ export class ClientCore {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
     const { protocol } = this;
+    const { envelope } = protocol;
     const progressToken =
       options.onProgress && protocol.meta.progressToken ? `p${this.nextToken++}` : undefined;
     let retry: {
@@ -449,8 +461,10 @@ export class ClientCore {
       if (Object.keys(meta).length > 0) params._meta = meta;
       else delete params._meta;
       if (retry) {
-        params.inputResponses = retry.inputResponses;
-        if (retry.requestState !== undefined) params.requestState = retry.requestState;
+        if (envelope.inputResponses !== null)
+          put(params, envelope.inputResponses, retry.inputResponses);
+        if (retry.requestState !== undefined && envelope.requestState !== null)
+          put(params, envelope.requestState, retry.requestState);
       }
       const id = this.nextId++;
       const response = await this.send(method, id, params, spec, options, signal, progressToken);
@@ -470,25 +484,29 @@ export class ClientCore {
 
       const result = response.result;
       if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
-      const resultType = result.resultType;
+      const typeField = envelope.resultType;
+      const resultType = typeField === null ? undefined : result[typeField];
       if (protocol.resultTypes && resultType === protocol.resultTypes.inputRequired) {
         if (!spec?.inputRequired)
           throw new InvalidResultError(
             method,
-            "/resultType",
+            `/${typeField}`,
             `${method} may not ask for input`,
             result,
           );
         if (this.options.validate !== false && protocol.inputRequiredResult)
           this.check(method, protocol.inputRequiredResult, result);
+        const inputRequests =
+          envelope.inputRequests === null ? undefined : result[envelope.inputRequests];
         if (++round >= maxRounds)
           throw new InputRequiredError(
             `${method} still asked for input after ${maxRounds} rounds`,
-            result.inputRequests,
+            inputRequests,
           );
+        const state = envelope.requestState === null ? undefined : result[envelope.requestState];
         retry = {
-          inputResponses: await this.gather(method, result.inputRequests, signal),
-          requestState: typeof result.requestState === "string" ? result.requestState : undefined,
+          inputResponses: await this.gather(method, inputRequests, signal),
+          requestState: typeof state === "string" ? state : undefined,
         };
         continue;
       }
@@ -498,14 +516,14 @@ export class ClientCore {
       ) {
         throw new InvalidResultError(
           method,
-          "/resultType",
-          `unknown resultType ${JSON.stringify(resultType)}`,
+          `/${typeField}`,
+          `unknown ${typeField} ${JSON.stringify(resultType)}`,
           result,
         );
       }
-      // An absent resultType means complete (servers of earlier versions send none).
-      if (protocol.resultTypes && resultType === undefined)
-        result.resultType = protocol.resultTypes.complete;
+      // An absent result type means complete (servers of earlier versions send none).
+      if (protocol.resultTypes && typeField !== null && resultType === undefined)
+        put(result, typeField, protocol.resultTypes.complete);
       if (spec && this.options.validate !== false) this.check(method, spec.result, result);
       this.learnTools(method, result);
       const failure = this.toolOutputs?.observe(method, base, result);
@@ -847,9 +865,11 @@ export class ClientCore {
   ): Promise<Record<string, unknown>> {
     const responses: Record<string, unknown> = {};
     const requests = isRecord(inputRequests) ? Object.entries(inputRequests) : [];
+    // Each input request's method and params, under the names the revision gives them.
+    const fields = this.protocol.envelope.inputRequest;
     const answers = await Promise.all(
       requests.map(async ([key, request]) => {
-        const inputMethod = isRecord(request) ? request.method : undefined;
+        const inputMethod = isRecord(request) && fields ? request[fields.method] : undefined;
         const handler =
           typeof inputMethod === "string" &&
           Object.hasOwn(this.options.inputHandlers ?? {}, inputMethod)
@@ -860,7 +880,8 @@ export class ClientCore {
             `${method} asked for ${String(inputMethod)} (key "${key}"), and the client has no handler for it`,
             inputRequests,
           );
-        const params = isRecord(request) && isRecord(request.params) ? request.params : {};
+        const given = isRecord(request) && fields ? request[fields.params] : undefined;
+        const params = isRecord(given) ? given : {};
         const { deprecated, inputRequests: known } = this.protocol;
         this.reportDeprecated(own(deprecated.methods, inputMethod as string));
         const capability = own(known, inputMethod as string)?.capability;
@@ -1132,13 +1153,15 @@ function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
 }
 
 /**
- * Walks the pages of a paginated list method and yields the items of each. A hostile or broken
- * server could issue cursors for ever: the walk stops (with a line on `log`) at a cursor it has
- * already seen and after `maxPages` pages.
+ * Walks the pages of a paginated list method and yields the items of each, following the cursor
+ * each page gives in its `next` field (`null`: one page). A hostile or broken server could issue
+ * cursors for ever: the walk stops (with a line on `log`) at a cursor it has already seen and
+ * after `maxPages` pages.
  */
 export async function* paginate<I>(
   fetchPage: (cursor: string | undefined) => Promise<Record<string, unknown>>,
   items: string,
+  next: string | null,
   limits: { maxPages?: number; log?: (message: string) => void } = {},
 ): AsyncGenerator<I, void, undefined> {
   const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
@@ -1148,9 +1171,9 @@ export async function* paginate<I>(
     const page = await fetchPage(cursor);
     const list = page[items];
     if (Array.isArray(list)) yield* list as I[];
-    const next = page.nextCursor;
-    if (typeof next !== "string") return;
-    if (seen.has(next)) {
+    const following = next === null ? undefined : page[next];
+    if (typeof following !== "string") return;
+    if (seen.has(following)) {
       limits.log?.(`mcp client: stopped paging ${items}: the server repeated a cursor`);
       return;
     }
@@ -1158,7 +1181,7 @@ export async function* paginate<I>(
       limits.log?.(`mcp client: stopped paging ${items} after ${maxPages} pages`);
       return;
     }
-    seen.add(next);
-    cursor = next;
+    seen.add(following);
+    cursor = following;
   }
 }

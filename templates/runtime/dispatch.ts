@@ -35,111 +35,47 @@ import {
 import { Subscriptions, type Published } from "./subscriptions.js";
 import type { Principal } from "./http-auth.js";
 import type { Validate } from "./checks.js";
+import {
+  bindProtocol,
+  type DescribeSource,
+  type MethodSpec,
+  type Protocol as BoundProtocol,
+  type ProtocolDescription,
+  type ValidatorsModule,
+} from "./protocol.js";
 
 export type { Validate } from "./checks.js";
+export type { MethodSpec } from "./protocol.js";
 
-/** One client→server request method, as the schema describes it. */
-export interface MethodSpec {
-  params: Validate;
-  result: Validate;
-  /** The server capability that must be declared for the method to exist, or `null`. */
-  capability: string | null;
-  /** Whether the method may answer `input_required` (its params accept `inputResponses`). */
-  inputRequired: boolean;
-  /** Whether its result carries caching hints (`ttlMs`, `cacheScope`). */
-  cacheable: boolean;
-  /** The param naming the request's target (`name`, `uri`), bound into sealed request state. */
-  target: string | null;
-}
-
-/** The revision's protocol facts, generated from the IR. */
-export interface Protocol {
-  revision: string;
-  protocolVersion: string;
-  lifecycle:
-    | {
-        kind: "stateless";
-        discover: string;
-        requestMeta: string;
-        protocolVersionKey: string;
-        clientCapabilitiesKey: string;
-        requiredMetaKeys: readonly string[];
-      }
-    | { kind: "stateful"; initialize: string; initialized: string | null };
-  methods: Readonly<Record<string, MethodSpec>>;
-  /** Input requests that may travel in an `input_required` result: the client capability each needs, and its response's validator. */
-  inputRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
-  /**
-   * Deprecated features by where they show on the wire, each with the notice reported (once per
-   * server) when one is actually used: a deprecated method or input request sent, a deprecated
-   * `_meta` key received, a deprecated client capability both declared and used.
-   */
-  deprecated: {
-    methods: Readonly<Record<string, string>>;
-    metaKeys: Readonly<Record<string, string>>;
-    clientCapabilities: Readonly<Record<string, string>>;
-  };
-  /** Validates any input response when the sealed state does not say which was asked for. */
-  anyInputResponse: Validate;
-  /** Validates an `input_required` answer (the methods' own `result` validators check complete ones). */
-  inputRequiredResult: Validate | null;
-  /** The liveness request the runtime answers itself with an empty result (stateful revisions), or `null`. */
-  ping: string | null;
-  /**
-   * The result describing the server (discovery or handshake), which the runtime writes itself:
-   * each field of the revision's result type and where its value comes from.
-   */
-  describe: Readonly<Record<string, DescribeSource>>;
-  /** The values of `resultType`; `null` for revisions whose results have none. */
-  resultTypes: { complete: string; inputRequired: string } | null;
-  /**
-   * The names of the fields the runtime writes (and reads back) itself, as the revision's types
-   * lay them out: the result type, the input-required result's requests and state, the retried
-   * params' responses, the listen acknowledgement's filter; `null` where the revision has none.
-   */
-  envelope: {
-    resultType: string | null;
-    inputRequests: string | null;
-    requestState: string | null;
-    inputResponses: string | null;
-    acknowledgedFilter: string | null;
-  };
+/**
+ * The revision's protocol as the dispatcher reads it: the one description (`runtime/protocol.ts`)
+ * with its validators in place, the error codes every rejection needs (JSON-RPC's own
+ * invalid-params code where the revision defines none), and the initialize-era revisions served too.
+ */
+export interface Protocol extends BoundProtocol {
   errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
-  meta: {
-    serverInfo: string | null;
-    clientInfo: string | null;
-    progressToken: string | null;
-    logLevel: string | null;
-    subscriptionId: string | null;
-  };
-  notifications: { progress: string | null; message: string | null; acknowledged: string | null };
-  /** Severity order of log levels, least severe first. */
-  logLevels: readonly string[];
-  /**
-   * The param by which an initialize-era handshake names its protocol version: a stateless server
-   * recognises such a handshake by it (no `_meta`, this param) and answers with the versions it supports.
-   */
-  handshakeVersionParam: string;
   /** Initialize-era revisions this server also serves, newest first (empty: modern clients only). */
   legacy: readonly LegacyProtocol[];
-  /** `subscriptions/listen`: its method, and per filter key the notification it opts into and the capability flag it needs. */
-  listen: {
-    method: string;
-    filter: Readonly<
-      Record<string, { notification: string; capability: readonly [string, string] }>
-    >;
-  } | null;
 }
 
-/** What fills a field of the server's description. */
-export type DescribeSource =
-  | "supportedVersions"
-  | "protocolVersion"
-  | "capabilities"
-  | "info"
-  | "instructions"
-  | "ttlMs"
-  | "cacheScope";
+/** The server's protocol: the generated description, bound to the generated validators. */
+export function serverProtocol(
+  description: ProtocolDescription,
+  validators: ValidatorsModule,
+  legacy: readonly LegacyProtocol[] = [],
+): Protocol {
+  const bound = bindProtocol(description, validators);
+  const { errors } = description;
+  return {
+    ...bound,
+    errors: {
+      unsupportedVersion: errors.unsupportedVersion ?? ErrorCode.InvalidParams,
+      missingCapability: errors.missingCapability ?? ErrorCode.InvalidParams,
+      headerMismatch: errors.headerMismatch,
+    },
+    legacy,
+  };
+}
 
 export interface ServerIdentity {
   name: string;
@@ -511,7 +447,7 @@ export class Dispatcher implements MessageHandler {
     params: Record<string, unknown>,
     delivery: Delivery,
   ): Outcome | Promise<Outcome> {
-    const validate = own(this.protocol.methods, request.method)?.params;
+    const validate = own(this.protocol.methods, request.method)?.checkParams;
     const check = validate ? checkInput(validate, params) : undefined;
     if (check && !check.ok) return this.invalidParams(request.id, check);
     return this.subscriptions.listen(request, params, delivery);
@@ -544,7 +480,7 @@ export class Dispatcher implements MessageHandler {
         `Method not found: ${request.method}`,
       );
     }
-    const checked = checkInput(spec.params, params);
+    const checked = checkInput(spec.checkParams, params);
     if (!checked.ok) return this.invalidParams(request.id, checked);
 
     let state: unknown;
@@ -801,10 +737,11 @@ export class Dispatcher implements MessageHandler {
     const resultType = protocol.envelope.resultType;
     if (protocol.resultTypes && resultType !== null && finished[resultType] === undefined)
       finished[resultType] = protocol.resultTypes.complete;
-    if (cacheable) {
+    const hints = protocol.envelope.cacheHints;
+    if (cacheable && hints !== null) {
       const cache = this.options.cache ?? { ttlMs: 0, cacheScope: "private" };
-      if (finished.ttlMs === undefined) finished.ttlMs = cache.ttlMs;
-      if (finished.cacheScope === undefined) finished.cacheScope = cache.cacheScope;
+      if (finished[hints.ttl] === undefined) finished[hints.ttl] = cache.ttlMs;
+      if (finished[hints.scope] === undefined) finished[hints.scope] = cache.cacheScope;
     }
     if (!isRecord(finished._meta) && subscriptionId === undefined) {
       // The common case: every result shares one frozen `_meta` naming the server.
@@ -847,7 +784,7 @@ export class Dispatcher implements MessageHandler {
         return this.identity();
       case "instructions":
         return this.options.instructions;
-      case "ttlMs":
+      case "cacheTtl":
         return this.options.cache?.ttlMs ?? 0;
       case "cacheScope":
         return this.options.cache?.cacheScope ?? "public";

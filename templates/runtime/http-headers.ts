@@ -15,6 +15,7 @@ import {
   type HeaderAnnotation,
 } from "./param-headers.js";
 import { isRecord } from "./jsonrpc.js";
+import type { ProtocolDescription } from "./protocol.js";
 
 /** Which body fields the request metadata headers mirror. Revision data; override per server. */
 export interface HeaderRules {
@@ -48,6 +49,25 @@ export const DEFAULT_HEADER_RULES: HeaderRules = {
   mismatchCode: -32020,
   tools: null,
 };
+
+/**
+ * A revision's header rules, read from its protocol description: each method's target param, the
+ * `_meta` key carrying the protocol version (stateless revisions), the mismatch error, the tool
+ * methods. What the revision lacks keeps the default.
+ */
+export function headerRulesOf(protocol: ProtocolDescription): Partial<HeaderRules> {
+  const nameParams = Object.fromEntries(
+    Object.entries(protocol.methods).flatMap(([method, spec]) =>
+      spec.target === null ? [] : [[method, spec.target]],
+    ),
+  );
+  const rules: { -readonly [K in keyof HeaderRules]?: HeaderRules[K] } = { nameParams };
+  if (protocol.lifecycle.kind === "stateless")
+    rules.protocolVersionMetaKey = protocol.lifecycle.protocolVersionKey;
+  if (protocol.errors.headerMismatch !== null) rules.mismatchCode = protocol.errors.headerMismatch;
+  rules.tools = protocol.tools;
+  return rules;
+}
 
 /** Header names as `node:http` exposes them (lower case: header names are case-insensitive). */
 const HEADER = {

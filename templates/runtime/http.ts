@@ -50,7 +50,7 @@ import { admissionLimits, Budget, type AdmissionLimits } from "./admission.js";
 import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
-export { DEFAULT_HEADER_RULES, type HeaderRules } from "./http-headers.js";
+export { DEFAULT_HEADER_RULES, headerRulesOf, type HeaderRules } from "./http-headers.js";
 export { decodeHeaderValue } from "./param-headers.js";
 import { principalOf, type HttpGuard, type Principal } from "./http-auth.js";
 

@@ -14,13 +14,8 @@ import {
   type JsonRpcRequest,
 } from "./jsonrpc.js";
 import { canonicalJson, openState, randomNonce, randomSecret, sealState } from "./state.js";
-import type {
-  DispatcherOptions,
-  InputRequiredAnswer,
-  MethodSpec,
-  Protocol,
-  Validate,
-} from "./dispatch.js";
+import type { DispatcherOptions, InputRequiredAnswer, Protocol } from "./dispatch.js";
+import type { MethodSpec, Validate } from "./protocol.js";
 
 /** Where a retried request stands: the state its last round sealed and the responses to what it asked. */
 export interface Resumed {
@@ -160,7 +155,8 @@ export class InputRounds {
     if (envelope.resultType !== null && protocol.resultTypes)
       result[envelope.resultType] = protocol.resultTypes.inputRequired;
     if (Object.keys(answer.inputRequests).length > 0) {
-      if (envelope.inputRequests === null) {
+      const fields = envelope.inputRequest;
+      if (envelope.inputRequests === null || fields === null) {
         this.hooks.log(
           `mcp-gen server: ${request.method} asked for input this revision cannot carry`,
         );
@@ -169,7 +165,7 @@ export class InputRounds {
       result[envelope.inputRequests] = Object.fromEntries(
         Object.entries(answer.inputRequests).map(([key, input]) => [
           key,
-          { method: input.method, params: input.params ?? {} },
+          { [fields.method]: input.method, [fields.params]: input.params ?? {} },
         ]),
       );
     }

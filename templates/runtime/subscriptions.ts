@@ -82,7 +82,8 @@ export class Subscriptions {
     delivery: Delivery,
   ): Promise<Outcome> {
     const listen = this.protocol.listen!;
-    const asked = isRecord(params.notifications) ? params.notifications : {};
+    const filter = params[listen.filterParam];
+    const asked = isRecord(filter) ? filter : {};
     const honoured: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(listen.filter)) {
       const value = asked[key];

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderRevision } from "../../generator/emit/index.js";
@@ -7,7 +7,13 @@ import { emitFacts } from "./spec.js";
 
 export interface GeneratedServer {
   server: Record<string, unknown>;
+  client: Record<string, unknown>;
   validators: Record<string, unknown>;
+  /** The generated `server.ts` and `client.ts` as text. */
+  serverSource: string;
+  clientSource: string;
+  /** The folder it was generated into. */
+  dir: string;
 }
 
 /**
@@ -31,7 +37,14 @@ export function serverGenerator(prefix: string): {
         import(/* @vite-ignore */ pathToFileURL(join(dir, file)).href) as Promise<
           Record<string, unknown>
         >;
-      return { server: await load("server.ts"), validators: await load("validators.ts") };
+      return {
+        server: await load("server.ts"),
+        client: await load("client.ts"),
+        validators: await load("validators.ts"),
+        serverSource: readFileSync(join(dir, "server.ts"), "utf8"),
+        clientSource: readFileSync(join(dir, "client.ts"), "utf8"),
+        dir,
+      };
     },
     dispose() {
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,9 @@ import { renderRevision } from "../../generator/emit/index.js";
 import type { GeneratedFile } from "../../generator/emit/file.js";
 import type { Property, ProtocolModel } from "../../generator/ir/model.js";
 import { loadModel } from "../../generator/load/index.js";
-import { emitFacts, ROOT } from "./spec.js";
+import { emitFacts, RELEASES, ROOT } from "./spec.js";
+import { protocolDescription } from "../../generator/derive/protocol.js";
+import { deprecationRegistry } from "../../generator/registry/index.js";
 
 /**
  * Golden fixtures: `test/fixtures/<construct>/schema.ts` is a small hand-written schema exercising
@@ -26,7 +28,8 @@ export const FIXTURES_DIR = join(ROOT, "test", "fixtures");
 export const GOLDEN_VERSION = "0.0.0-golden";
 
 /**
- * The files compared byte for byte, relative to `expected/`. The server and the client exist only
+ * The files compared byte for byte, relative to `expected/`. The protocol description
+ * (`protocol.json`, as `mcp-gen ir --protocol` prints it), the server and the client exist only
  * for a fixture that describes a protocol (requests, a lifecycle, a protocol version); for the
  * others neither the output nor `expected/` has them.
  */
@@ -34,6 +37,7 @@ export const GOLDEN_FILES = [
   "ir.json",
   "types.ts",
   "validators.ts",
+  "protocol.json",
   "server.ts",
   "client.ts",
 ] as const;
@@ -82,6 +86,7 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
     if (PROTOCOL_FILES.includes(path)) return null;
     throw new Error(`fixture ${name}: the generator produced no ${path}`);
   };
+  const description = protocolDescription(model, deprecationRegistry(model, RELEASES));
   return {
     model,
     files,
@@ -89,6 +94,7 @@ export async function renderFixture(name: string): Promise<RenderedFixture> {
       "ir.json": ir,
       "types.ts": content("types.ts"),
       "validators.ts": content("validators.ts"),
+      "protocol.json": description ? `${JSON.stringify(description, null, 2)}\n` : null,
       "server.ts": content("server.ts"),
       "client.ts": content("client.ts"),
     },

@@ -1,6 +1,6 @@
 import type { Target } from "../index.js";
 import { runtimeFile } from "../file.js";
-import { describesProtocol } from "../server/target.js";
+import { protocolOf } from "../protocol/target.js";
 
 /**
  * The optional authorization adapters, emitted only with `--auth`: each imports one well-kept library
@@ -12,8 +12,8 @@ const AUTH_RUNTIME = ["oauth-client.ts", "jwt-verifier.ts"];
 
 export const authTarget: Target = {
   name: "auth",
-  emit({ model, auth }) {
-    if (!auth || !describesProtocol(model)) return [];
+  emit(ctx) {
+    if (!ctx.auth || !protocolOf(ctx)) return [];
     return AUTH_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }));
   },
 };

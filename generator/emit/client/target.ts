@@ -3,16 +3,15 @@ import type { MethodRole, ProtocolModel } from "../../ir/model.js";
 import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
-import { code, ident, join, jsdoc, json, key, nothing, str, type Code } from "../code.js";
+import { code, ident, join, jsdoc, json, str, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { runtimeModule, typesModule, validatorsModule } from "../modules.js";
 import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
 import { runtimeFile } from "../file.js";
-import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
 import { GeneratorError } from "../../errors.js";
-import { featureFacts, type FeatureFacts } from "../../ir/features.js";
+import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
+import type { ProtocolDescription } from "../../derive/protocol.js";
 import {
-  describesProtocol,
   legacyHandshakeFields,
   legacyValidators,
   serverRequestsLiteral,
@@ -42,6 +41,7 @@ const CLIENT_RUNTIME = [
 
 /** The runtime modules `client.ts` imports from. */
 const MODULES = {
+  protocol: runtimeModule("protocol.ts"),
   client: runtimeModule("client.ts"),
   jsonrpc: runtimeModule("jsonrpc.ts"),
 } as const;
@@ -56,12 +56,6 @@ const MODULES = {
  */
 export const CLIENT_CONVENTIONS = {
   handlerVerbs: { sampling: "Sample" } as Readonly<Record<string, string>>,
-  cursorParam: "cursor",
-  nextCursorField: "nextCursor",
-  /** Fields the client fills in itself; callers never pass them. */
-  ownParams: ["_meta", "inputResponses", "requestState"],
-  /** A definition with these properties is a tool: its listing's annotations become `Mcp-Param-*` headers. */
-  toolFields: { name: "name", schema: "inputSchema", arguments: "arguments" },
   /** Members of `McpClient` that a generated method name must not take. */
   reserved: [
     "core",
@@ -85,13 +79,17 @@ export const clientTarget: Target = {
     const { model } = ctx;
     const wire = wireFacts(model);
     // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
-    if (!describesProtocol(model, wire)) return [];
+    const description = protocolOf(ctx);
+    if (!description) return [];
+    const own = ownParams(description);
     const index = new ModelIndex(model);
     const eras = clientEraBridges(model, ctx.legacy ?? []);
     const file = new CodeFile("client.ts", [
       typesModule().from,
       validatorsModule().from,
       ...eras.map((era) => legacyValidators(era).from),
+      PROTOCOL_MODULE.path,
+      MODULES.protocol.path,
       MODULES.client.path,
       MODULES.jsonrpc.path,
     ]);
@@ -112,13 +110,13 @@ export const clientTarget: Target = {
       let name = methodName(request.method.message);
       while (used.has(name)) name = `${name}Request`;
       used.add(name);
-      const paging = pagination(index, request, wire);
+      const paging = pagination(index, request, wire, description.cursor);
       return {
         name,
         wireMethod: request.method.method,
         doc: jsdoc(methodDoc(model, request)),
         params: code`ParamsOf<${t(request.method.message)}>`,
-        optional: !hasRequiredParams(index, request.method),
+        optional: !hasRequiredParams(index, request.method, own),
         result: resultType(t, request, wire),
         paging,
       };
@@ -177,13 +175,8 @@ export const clientTarget: Target = {
     const notificationType = notificationUnion
       ? t(notificationUnion)
       : file.use(MODULES.jsonrpc.type("JsonRpcNotification"));
-    const protocol = protocolLiteral(
-      model,
-      wire,
-      index,
-      deprecatedOnTheWire(ctx),
-      new CheckCode(file, validatorsModule()),
-    );
+    // The description, bound to this revision's validators.
+    const protocol = code`${file.use(MODULES.protocol.value("bindProtocol"))}(${file.use(PROTOCOL_MODULE.value("PROTOCOL_DESCRIPTION"))}, ${file.use(validatorsModule())})`;
     const legacyEras = code`[${join(
       eras.map((era) => legacyEraLiteral(era, new CheckCode(file, legacyValidators(era)))),
     )}]`;
@@ -199,6 +192,7 @@ export const clientTarget: Target = {
           name: ident(pagedNames[i]!),
           items: str(m.paging.items),
           itemType: code`${t(m.paging.result)}[${m.paging.items}][number]`,
+          cursor: str(m.paging.cursor),
         },
       })),
       handlers: handlers.map((h) => ({ ...h, option: ident(h.option) })),
@@ -208,7 +202,7 @@ export const clientTarget: Target = {
       capabilitiesType,
       notificationType,
       listen,
-      ownParams: join(CLIENT_CONVENTIONS.ownParams.map(str), code` | `),
+      ownParams: join(own.map(str), code` | `),
     });
     return [
       // Its error classes share names with the schema's error types: a namespace in the entry points.
@@ -244,15 +238,23 @@ function methodDoc(model: ProtocolModel, request: WireRequest): string[] {
   return lines;
 }
 
+/** The params the client fills in itself, which callers never pass: the metadata and the retry's fields. */
+function ownParams(protocol: ProtocolDescription): string[] {
+  const { inputResponses, requestState } = protocol.envelope;
+  return [WIRE_CONVENTIONS.metaField, inputResponses, requestState].filter(
+    (name): name is string => name !== null,
+  );
+}
+
 function hasRequiredParams(
   index: ModelIndex,
   method: Pick<MethodRole, "params" | "paramsOptional">,
+  own: readonly string[],
 ): boolean {
   if (method.params === null || method.paramsOptional) return false;
   const params = index.objectOf(method.params);
   if (!params) return true;
-  const own = new Set<string>(CLIENT_CONVENTIONS.ownParams);
-  return params.properties.some((p) => !p.optional && !own.has(p.name));
+  return params.properties.some((p) => !p.optional && !own.includes(p.name));
 }
 
 /**
@@ -293,55 +295,25 @@ function resultType(t: (name: string) => Code, request: WireRequest, wire: WireF
 interface Paging {
   items: string;
   result: string;
+  /** The cursor param, which the iterator sets itself. */
+  cursor: string;
 }
 
-function pagination(index: ModelIndex, request: WireRequest, wire: WireFacts): Paging | null {
-  if (!index.property(request.method.params, CLIENT_CONVENTIONS.cursorParam)) return null;
+/** A paginated list: params with the revision's cursor param, one complete result with its next cursor and one array. */
+function pagination(
+  index: ModelIndex,
+  request: WireRequest,
+  wire: WireFacts,
+  cursor: ProtocolDescription["cursor"],
+): Paging | null {
+  if (!cursor || !index.property(request.method.params, cursor.param)) return null;
   const results = completeResults(request, wire);
   if (results.length !== 1) return null;
   const result = index.objectOf({ kind: "ref", name: results[0]! });
-  if (!result?.properties.some((p) => p.name === CLIENT_CONVENTIONS.nextCursorField)) return null;
+  if (!result?.properties.some((p) => p.name === cursor.result)) return null;
   const arrays = result.properties.filter((p) => p.type.kind === "array");
   if (arrays.length !== 1) return null;
-  return { items: arrays[0]!.name, result: results[0]! };
-}
-
-/** The fields of a tool's output schema and of the results it governs, where the revision has them. */
-function toolOutputFacts(features: FeatureFacts): Code {
-  const tools = features.tools;
-  if (!tools?.outputSchema || !tools.structuredContent) return code`null`;
-  const cursor = features.cursor ? features.cursor.param : null;
-  return code`{ schema: ${tools.outputSchema}, structuredContent: ${tools.structuredContent}, isError: ${tools.isError}, cursor: ${cursor} }`;
-}
-
-/** The tool listing and calling methods: the paginated list of definitions with a name and an input schema, and the request of the same family naming one. The server's HTTP header rules use it too; the client's adds the output facts. */
-export function toolFacts(index: ModelIndex, wire: WireFacts, withOutput?: FeatureFacts): Code {
-  const { name, schema, arguments: args } = CLIENT_CONVENTIONS.toolFields;
-  for (const request of wire.requests) {
-    const paging = pagination(index, request, wire);
-    if (!paging) continue;
-    const result = index.objectOf({ kind: "ref", name: completeResults(request, wire)[0]! });
-    const array = result?.properties.find((p) => p.type.kind === "array");
-    const item = array?.type.kind === "array" ? index.objectOf(array.type.items) : null;
-    if (
-      !array ||
-      !item?.properties.some((p) => p.name === schema) ||
-      !item.properties.some((p) => p.name === name)
-    )
-      continue;
-    const family = request.method.method.split("/")[0];
-    const call = wire.requests.find(
-      (r) =>
-        r !== request &&
-        r.method.method.split("/")[0] === family &&
-        r.target === name &&
-        index.property(r.method.params, args) !== null,
-    );
-    if (!call) continue;
-    const output = withOutput ? code`, output: ${toolOutputFacts(withOutput)}` : nothing;
-    return code`{ list: ${request.method.method}, call: ${call.method.method}, items: ${array.name}, name: ${name}, arguments: ${args}, schema: ${schema}${output} }`;
-  }
-  return code`null`;
+  return { items: arrays[0]!.name, result: results[0]!, cursor: cursor.param };
 }
 
 /**
@@ -363,47 +335,4 @@ function legacyEraLiteral(bridge: ClientEraBridge, checks: CheckCode): Code {
     progressTokenKey: ${bridge.progressTokenKey},
     cancelled: ${bridge.cancelled},
   }`;
-}
-
-/** The `ClientProtocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(
-  model: ProtocolModel,
-  wire: WireFacts,
-  index: ModelIndex,
-  deprecated: Code,
-  checks: CheckCode,
-): Code {
-  const { lifecycle } = model;
-  const life =
-    lifecycle.kind === "stateless"
-      ? code`{ kind: "stateless", discover: ${lifecycle.discover}, protocolVersionKey: ${lifecycle.protocolVersionKey}, clientCapabilitiesKey: ${lifecycle.clientCapabilitiesKey} }`
-      : lifecycle.kind === "stateful"
-        ? code`{ kind: "stateful", initialize: ${lifecycle.initialize}, initialized: ${lifecycle.initialized} }`
-        : code`null`;
-  const methods = wire.requests.map(
-    (r) =>
-      code`${key(r.method.method)}: { result: ${checks.anyOf(completeResults(r, wire))}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${r.target} }`,
-  );
-  const inputRequests = wire.inputRequests.map(
-    (i) => code`${key(i.method)}: { capability: ${i.capability} }`,
-  );
-  const resultTypes = wire.resultTypes
-    ? code`{ complete: ${wire.resultTypes.complete}, inputRequired: ${wire.resultTypes.inputRequired} }`
-    : code`null`;
-  return code`{
-  revision: ${model.revision},
-  protocolVersion: ${model.protocolVersion!},
-  lifecycle: ${life},
-  methods: {\n${join(methods, code`,\n`)}\n},
-  inputRequests: {\n${join(inputRequests, code`,\n`)}\n},
-  inputRequiredResult: ${wire.inputRequiredResult ? checks.of(wire.inputRequiredResult) : null},
-  resultTypes: ${resultTypes},
-  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion}, missingCapability: ${wire.errors.missingCapability}, headerMismatch: ${wire.errors.headerMismatch} },
-  meta: { clientInfo: ${wire.meta.clientInfo}, progressToken: ${wire.meta.progressToken}, subscriptionId: ${wire.meta.subscriptionId} },
-  notifications: { progress: ${wire.notifications.progress}, cancelled: ${wire.notifications.cancelled}, acknowledged: ${wire.notifications.acknowledged} },
-  listen: ${wire.listen ? code`{ method: ${wire.listen.method} }` : null},
-  ping: ${wire.ping},
-  deprecated: ${deprecated},
-  tools: ${toolFacts(index, wire, featureFacts(model))},
-}`;
 }

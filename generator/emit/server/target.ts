@@ -1,20 +1,14 @@
 import type { Target } from "../index.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
-import {
-  CAPABILITY_TYPES,
-  PROTOCOL_VERSION_FIELD,
-  WIRE_CONVENTIONS,
-} from "../../ir/conventions.js";
-import { code, ident, join, json, jsdoc, literal, str, type Code } from "../code.js";
+import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
+import { code, ident, join, json, jsdoc, str, type Code } from "../code.js";
 import { CodeFile, type OutputModule } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
 import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
 import { runtimeFile, type EmitContext } from "../file.js";
-import { deprecatedOnTheWire } from "../deprecations/on-the-wire.js";
-import { toolFacts } from "../client/target.js";
-import { ModelIndex } from "../../ir/query.js";
 import { featureFacts } from "../../ir/features.js";
+import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import { featureTypes } from "./feature-types.js";
 import { SERVER_MODULES as M } from "./modules.js";
 import { eraBridges, type EraBridge } from "../../derive/eras.js";
@@ -56,13 +50,15 @@ export const serverTarget: Target = {
   emit(ctx) {
     const { model, generatorVersion, legacy = [] } = ctx;
     const wire = wireFacts(model);
-    if (!describesProtocol(model, wire)) return [];
+    const description = protocolOf(ctx);
+    if (!description) return [];
     const bridges = eraBridges(model, legacy);
     // The import block's layout: generated modules, then the runtime's, as the file reads.
     const file = new CodeFile("server.ts", [
       typesModule().from,
       validatorsModule().from,
       ...bridges.map((b) => legacyValidators(b).from),
+      PROTOCOL_MODULE.path,
       M.dispatch.path,
       M.definitions.path,
       M.jsonSchema.path,
@@ -80,20 +76,24 @@ export const serverTarget: Target = {
       params: paramsType(T, request),
       result: resultType(file, T, request, wire),
     }));
-    const checks = new CheckCode(file, validatorsModule());
-    const protocol = protocolLiteral(
-      model,
-      wire,
-      bridges.map((bridge) => legacyLiteral(bridge, new CheckCode(file, legacyValidators(bridge)))),
-      deprecatedOnTheWire(ctx),
-      checks,
+    // The description, bound to this revision's validators; the legacy eras' checks beside it.
+    const data = file.use(PROTOCOL_MODULE.value("PROTOCOL_DESCRIPTION"));
+    const legacyProtocols = bridges.map((bridge) =>
+      legacyLiteral(bridge, new CheckCode(file, legacyValidators(bridge))),
+    );
+    const protocol = code`${file.use(M.dispatch.value("serverProtocol"))}(${data}, ${file.use(validatorsModule())}, [${join(legacyProtocols)}])`;
+    // The fields the runtime fills in, which a handler may leave out.
+    const { resultType: typeField, cacheHints } = description.envelope;
+    const filled = [typeField, cacheHints?.ttl ?? null, cacheHints?.scope ?? null].filter(
+      (name): name is string => name !== null,
     );
     const defined = (name: string) =>
       model.definitions.some((d) => d.name === name) ? code`${T}.${ident(name)}` : null;
     const content = file.render("server.ts.hbs", {
       handlers,
       protocol,
-      headerRules: headerRules(model, wire),
+      filled: filled.length > 0 ? join(filled.map(str), code` | `) : code`never`,
+      headerRules: code`${file.use(M.http.value("headerRulesOf"))}(${data})`,
       features: json(featureFacts(model)),
       types,
       stdioOptions: wire.notifications.cancelled
@@ -171,13 +171,6 @@ function resultType(file: CodeFile, T: Code, request: WireRequest, wire: WireFac
   return results.length > 0
     ? join(results, code` | `)
     : code`HandlerResult<Record<string, unknown>>`;
-}
-
-/** A validator of a request's params: the params type's own when it is named, else the message's. */
-function paramsValidator(checks: CheckCode, request: WireRequest): Code {
-  const params = request.method.params;
-  if (params?.kind === "ref") return checks.of(params.name);
-  return checks.paramsOf(request.method.message, request.method.method);
 }
 
 /** Where a legacy revision's own types and validators go, beside the modern ones. */
@@ -261,69 +254,4 @@ function legacyLiteral(bridge: EraBridge, checks: CheckCode): Code {
     message: ${bridge.message},
     progress: ${bridge.progress},
   }`;
-}
-
-/** The `Protocol` object literal handed to the runtime, as TypeScript source. */
-function protocolLiteral(
-  model: ProtocolModel,
-  wire: WireFacts,
-  legacy: Code[],
-  deprecated: Code,
-  checks: CheckCode,
-): Code {
-  const { lifecycle } = model;
-  const methods = wire.requests.map((r) => {
-    const result = checks.anyOf(
-      r.method.results.filter((name) => name !== wire.inputRequiredResult),
-    );
-    return code`${r.method.method}: { params: ${paramsValidator(checks, r)}, result: ${result}, capability: ${r.capability}, inputRequired: ${r.method.acceptsInputResponses}, cacheable: ${r.cacheable}, target: ${r.target} }`;
-  });
-  const inputRequests = wire.inputRequests.map(
-    (i) => code`${i.method}: { capability: ${i.capability}, response: ${checks.anyOf(i.results)} }`,
-  );
-  const listen = wire.listen
-    ? code`{ method: ${wire.listen.method}, filter: { ${join(
-        wire.listen.filter.map(
-          (f) =>
-            code`${f.key}: { notification: ${f.notification}, capability: [${f.capability[0]}, ${f.capability[1]}] }`,
-        ),
-      )} } }`
-    : code`null`;
-  // JSON-RPC's own invalid-params code stands in where a revision defines no specific error.
-  const invalidParams = -32602;
-  return code`{
-  revision: ${model.revision},
-  protocolVersion: ${model.protocolVersion!},
-  lifecycle: ${json(lifecycle)},
-  methods: {\n${join(methods, code`,\n`)}\n},
-  inputRequests: {\n${join(inputRequests, code`,\n`)}\n},
-  anyInputResponse: ${wire.inputResponseUnion ? checks.of(wire.inputResponseUnion) : checks.always()},
-  inputRequiredResult: ${wire.inputRequiredResult ? checks.of(wire.inputRequiredResult) : null},
-  ping: ${wire.ping},
-  describe: ${json(wire.describe.fields)},
-  resultTypes: ${json(wire.resultTypes)},
-  envelope: ${json(wire.envelope.fields)},
-  errors: { unsupportedVersion: ${wire.errors.unsupportedVersion ?? invalidParams}, missingCapability: ${wire.errors.missingCapability ?? invalidParams}, headerMismatch: ${wire.errors.headerMismatch} },
-  meta: ${json(wire.meta)},
-  notifications: { progress: ${wire.notifications.progress}, message: ${wire.notifications.message}, acknowledged: ${wire.notifications.acknowledged} },
-  logLevels: [${join(wire.logLevels.map(literal))}],
-  handshakeVersionParam: ${PROTOCOL_VERSION_FIELD},
-  legacy: [${join(legacy)}],
-  deprecated: ${deprecated},
-  listen: ${listen},
-}`;
-}
-
-/** The revision's HTTP header rules: `Mcp-Name` mirrors each request's target param; `Mcp-Param-*` the annotated tool arguments. */
-function headerRules(model: ProtocolModel, wire: WireFacts): Code {
-  const names = wire.requests
-    .filter((r) => r.target !== null)
-    .map((r) => code`${r.method.method}: ${r.target!}`);
-  const fields = [code`nameParams: { ${join(names)} }`];
-  if (model.lifecycle.kind === "stateless")
-    fields.push(code`protocolVersionMetaKey: ${model.lifecycle.protocolVersionKey}`);
-  if (wire.errors.headerMismatch !== null)
-    fields.push(code`mismatchCode: ${wire.errors.headerMismatch}`);
-  fields.push(code`tools: ${toolFacts(new ModelIndex(model), wire)}`);
-  return code`{ ${join(fields)} }`;
 }

@@ -1,0 +1,41 @@
+import type { Target } from "../index.js";
+import type { EmitContext } from "../file.js";
+import { render, runtimeFile } from "../file.js";
+import { outputModule } from "../code-file.js";
+import type { ProtocolModel } from "../../ir/model.js";
+import { protocolDescription, type ProtocolDescription } from "../../derive/protocol.js";
+import { registryOf } from "../deprecations/registry-of.js";
+
+/** The generated module holding the description, as `server.ts` and `client.ts` import it. */
+export const PROTOCOL_MODULE = outputModule("protocol.ts");
+
+const computed = new WeakMap<ProtocolModel, ProtocolDescription | null>();
+
+/** A model's protocol description, derived once however many targets read it (protocol, server, client). */
+export function protocolOf(ctx: EmitContext): ProtocolDescription | null {
+  if (!computed.has(ctx.model))
+    computed.set(ctx.model, protocolDescription(ctx.model, registryOf(ctx)));
+  return computed.get(ctx.model)!;
+}
+
+/**
+ * `protocol.ts`: the revision's protocol description as data, once, for the server and the client
+ * to read (`runtime/protocol.ts` types it and binds its validators). Nothing for a schema that
+ * describes no protocol; the server and client targets skip exactly those too.
+ */
+export const protocolTarget: Target = {
+  name: "protocol",
+  emit(ctx) {
+    const description = protocolOf(ctx);
+    if (!description) return [];
+    return [
+      {
+        path: "protocol.ts",
+        content: render("protocol.ts.hbs", { description: JSON.stringify(description) }),
+        description:
+          "`PROTOCOL`: the revision's protocol facts as data (methods, capabilities, `_meta` keys, error codes, envelope fields…), read by the server and the client",
+      },
+      { path: "runtime/protocol.ts", content: runtimeFile("protocol.ts") },
+    ];
+  },
+};
