@@ -65,6 +65,9 @@ function diff(before: Edits, after: Edits): Row[] {
   ]);
 }
 
+/** Two alternatives of a request's params: one continuing `{ question }`, one new. */
+const ALTERNATIVES = `export interface AskFormParams { question: string; mode?: "form" }
+export interface AskLinkParams { question: string; mode: "link"; url: string }`;
 const clientOptional = { "params: GetParams }": "params?: GetParams }" };
 const serverOptional = { "params: AskParams }": "params?: AskParams }" };
 
@@ -95,17 +98,86 @@ describe.each<[string, Edits, Edits, Row[]]>([
     [["method-params-changed", "breaking-client", "client/ask", "required", "optional"]],
   ],
   [
-    "params no longer one object type: both break",
+    "client request params gain an alternative beside the old one: the server (receiver) breaks",
     {},
     { "params: GetParams }": "params: GetParams | AskParams }" },
     [
       [
         "method-params-changed",
-        "breaking-both",
+        "breaking-server",
         "gadgets/get",
         "GetParams",
         "AskParams | GetParams",
       ],
+    ],
+  ],
+  [
+    "server request's inline params become two alternatives: the client (receiver) breaks; what changed in the one continuing them shows",
+    { "params: AskParams }": "params: { question: string } }" },
+    { "params: AskParams }": "params: AskFormParams | AskLinkParams }", "/*DEFS*/": ALTERNATIVES },
+    [
+      [
+        "method-params-changed",
+        "breaking-client",
+        "client/ask",
+        '{ "question": string }',
+        "AskFormParams | AskLinkParams",
+      ],
+      ["property-added-optional", "non-breaking", "AskRequest.params.mode", null, '"form"'],
+      ["definition-added", "non-breaking", "AskFormParams", null, null],
+      ["definition-added", "non-breaking", "AskLinkParams", null, null],
+    ],
+  ],
+  [
+    "server request params lose an alternative: the server (sender) breaks",
+    { "params: AskParams }": "params: AskFormParams | AskLinkParams }", "/*DEFS*/": ALTERNATIVES },
+    { "params: AskParams }": "params: { question: string } }" },
+    [
+      [
+        "method-params-changed",
+        "breaking-server",
+        "client/ask",
+        "AskFormParams | AskLinkParams",
+        '{ "question": string }',
+      ],
+      ["property-removed", "breaking-client", "AskRequest.params.mode", '"form"', null],
+      ["definition-removed", "breaking-both", "AskFormParams", null, null],
+      ["definition-removed", "breaking-both", "AskLinkParams", null, null],
+    ],
+  ],
+  [
+    "client request params swap an alternative for an unrelated one: the client (sender of the one removed) and the server (receiver of the one added) break",
+    { "params: GetParams }": "params: GetParams | AskParams }" },
+    {
+      "params: GetParams }": "params: GetParams | TimerParams }",
+      "/*DEFS*/": "export interface TimerParams { seconds: number }",
+    },
+    [
+      [
+        "method-params-changed",
+        "breaking-both",
+        "gadgets/get",
+        "AskParams | GetParams",
+        "GetParams | TimerParams",
+      ],
+      ["definition-added", "non-breaking", "TimerParams", null, null],
+    ],
+  ],
+  [
+    "client request params swap an alternative for one continuing it: named, nothing breaks but what changed inside",
+    { "params: GetParams }": "params: GetParams | AskParams }" },
+    { "params: GetParams }": "params: GetParams | AskFormParams }", "/*DEFS*/": ALTERNATIVES },
+    [
+      [
+        "method-params-changed",
+        "non-breaking",
+        "gadgets/get",
+        "AskParams | GetParams",
+        "AskFormParams | GetParams",
+      ],
+      ["property-added-optional", "non-breaking", "GetRequest.params.mode", null, '"form"'],
+      ["definition-added", "non-breaking", "AskFormParams", null, null],
+      ["definition-added", "non-breaking", "AskLinkParams", null, null],
     ],
   ],
   [

@@ -373,7 +373,8 @@ describe("real revisions", () => {
         "object",
         '{ "form"?: object; "url"?: object }',
       ]);
-      // Only elicitation's params, which became a union of two forms, stay one opaque entry.
+      // Only elicitation's params, which became a union of two forms, have an entry of their own:
+      // the form added (what changed inside the other shows too: diff-params-alternatives.test.ts).
       expect(changes.filter((c) => c[0] === "method-params-changed").map((c) => c[2])).toEqual([
         "elicitation/create",
       ]);

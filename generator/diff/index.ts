@@ -56,6 +56,29 @@ const CAPABILITY_PARTY = new Map<string, Party>([
   [CAPABILITY_TYPES.server, "server"],
 ]);
 
+/** One alternative of params that may be a union: its definition's name (`null` inline), its type, the object it is. */
+interface Variant {
+  name: string | null;
+  type: TypeNode;
+  object: ObjectType;
+}
+
+/** Params' alternatives before and after, paired old → new, and those only one side has. */
+interface Alternatives {
+  before: Variant[];
+  after: Variant[];
+  paired: Array<[Variant, Variant]>;
+  added: Variant[];
+  removed: Variant[];
+}
+
+/** How close two objects are: the property names they share, and those only one has. */
+function closeness(a: ObjectType, b: ObjectType): { shared: number; others: number } {
+  const names = new Set(a.properties.map((p) => p.name));
+  const shared = b.properties.filter((p) => names.has(p.name)).length;
+  return { shared, others: a.properties.length + b.properties.length - 2 * shared };
+}
+
 class Differ {
   private readonly changes: Change[] = [];
   private readonly reach: { from: Reach; to: Reach };
@@ -208,9 +231,15 @@ class Differ {
       old.params && now.params ? this.equivalent(old.params, now.params) : oldParams === newParams;
     const inner =
       old.params && now.params && !same ? this.lookThrough(old.params, now.params) : null;
+    const alternatives =
+      old.params && now.params && !same && !inner
+        ? this.alternatives(old.params, now.params)
+        : null;
     if (inner && old.message !== now.message) {
       // Another message: its definition's diff cannot show what changed in the params.
       this.changes.push(...this.objectChanges(now.message, ["params"], inner.before, inner.after));
+    } else if (alternatives) {
+      this.alternativeChanges(at, now.message, senders, alternatives);
     } else if (!same && !inner) {
       this.add("method-params-changed", "breaking-both", at, `${at} params type changed`, {
         from: oldParams,
@@ -584,6 +613,110 @@ class Differ {
     const a = this.index.from.objectOf(before);
     const b = this.index.to.objectOf(after);
     return a && b ? { before: a, after: b } : null;
+  }
+
+  /**
+   * Params that are, or were, a union of object alternatives, each old alternative paired with the
+   * new one that continues it: the same name (renames followed), else the one sharing the most
+   * properties (then the one with fewest others); the rest were added or removed. `null` unless one
+   * side has several alternatives and every alternative of both sides is an object.
+   */
+  private alternatives(before: TypeNode, after: TypeNode): Alternatives | null {
+    const left = this.variants(before, "from");
+    const right = this.variants(after, "to");
+    if (!left || !right || (left.length < 2 && right.length < 2)) return null;
+    const removed = [...left];
+    const added = [...right];
+    const paired: Array<[Variant, Variant]> = [];
+    const pair = (x: Variant, y: Variant): void => {
+      paired.push([x, y]);
+      removed.splice(removed.indexOf(x), 1);
+      added.splice(added.indexOf(y), 1);
+    };
+    for (const x of left) {
+      const y = x.name === null ? undefined : added.find((v) => v.name === this.renamed(x.name!));
+      if (y) pair(x, y);
+    }
+    for (;;) {
+      let best: [Variant, Variant] | null = null;
+      let bestScore = { shared: 0, others: Infinity };
+      for (const x of removed) {
+        for (const y of added) {
+          const score = closeness(x.object, y.object);
+          if (
+            score.shared > bestScore.shared ||
+            (score.shared > 0 &&
+              score.shared === bestScore.shared &&
+              score.others < bestScore.others)
+          ) {
+            best = [x, y];
+            bestScore = score;
+          }
+        }
+      }
+      if (!best) break;
+      pair(...best);
+    }
+    return { before: left, after: right, paired, added, removed };
+  }
+
+  /** A type's alternatives: a union's members (through refs naming a union), or the type itself; `null` when one is not an object. */
+  private variants(type: TypeNode, side: "from" | "to"): Variant[] | null {
+    let node = type;
+    const seen = new Set<string>();
+    while (node.kind === "ref" && !seen.has(node.name)) {
+      const target = this.lookup[side](node.name);
+      if (target?.kind !== "union") break;
+      seen.add(node.name);
+      node = target;
+    }
+    const out: Variant[] = [];
+    for (const member of node.kind === "union" ? node.members : [node]) {
+      const object = this.index[side].objectOf(member);
+      if (!object) return null;
+      out.push({ name: member.kind === "ref" ? member.name : null, type: member, object });
+    }
+    return out;
+  }
+
+  /**
+   * What changed in params made of alternatives: one entry naming the alternatives added (their
+   * receivers must now handle them: they break), removed (their senders may no longer send them:
+   * they break) and which new alternative continues each old one under another name; then,
+   * property by property, what changed inside each pair (a pair of one named definition is that
+   * definition's own diff).
+   */
+  private alternativeChanges(
+    at: string,
+    message: string,
+    senders: Party[],
+    { before, after, paired, added, removed }: Alternatives,
+  ): void {
+    const name = (v: Variant, side: "old" | "new") => v.name ?? `the ${side} inline params`;
+    const text = (list: Variant[]) =>
+      [...new Set(list.map((v) => typeText(v.type)))].sort().join(" | ");
+    const continued = paired.filter(([x, y]) => x.name === null || this.renamed(x.name) !== y.name);
+    if (added.length > 0 || removed.length > 0 || continued.length > 0) {
+      const parts = [
+        added.length ? `added ${added.map((v) => name(v, "new")).join(", ")}` : "",
+        removed.length ? `removed ${removed.map((v) => name(v, "old")).join(", ")}` : "",
+        ...continued.map(([x, y]) => `${name(x, "old")} continued by ${name(y, "new")}`),
+      ].filter(Boolean);
+      this.add(
+        "method-params-changed",
+        severityFor([
+          ...(added.length ? counterparts(senders) : []),
+          ...(removed.length ? senders : []),
+        ]),
+        at,
+        `${at} params alternatives changed: ${parts.join("; ")}`,
+        { from: text(before), to: text(after) },
+      );
+    }
+    for (const [x, y] of paired) {
+      if (x.name !== null && this.renamed(x.name) === y.name) continue;
+      this.changes.push(...this.objectChanges(message, ["params"], x.object, y.object));
+    }
   }
 
   /** Literal values added or removed when that is all that changed (other members equal); `null` when it does not apply. */

@@ -17,7 +17,7 @@
  * | notification-removed        | breaking-<sender>                   | The sender's emitting code targets a message that no longer exists. |
  * | method-sender-changed       | lost senders + new receivers        | A party that may no longer send breaks; a party that must now receive breaks. |
  * | method-kind-changed         | breaking-both                       | Request ↔ notification ↔ input request changes how both sides carry it. |
- * | method-params-changed       | breaking-both / by optionality      | Another params type: both sides. Params optional → required: the sender; required → optional: the receiver. |
+ * | method-params-changed       | breaking-both / by optionality      | Another params type: both sides. Params optional → required: the sender; required → optional: the receiver. Params made of object alternatives (a union): an alternative added breaks the receiver, one removed the sender; one continuing another under a new name is named, and what changed inside it is reported property by property. |
  * | method-results-changed      | requester / responder               | A new result type breaks the requester (must handle it); a removed one the responder (may no longer return it). |
  * | definition-added            | non-breaking                        | New types are used only by new features (their uses are reported where they appear). |
  * | definition-removed          | breaking-<producers ∪ consumers>    | Everyone writing or reading it loses it. |
