@@ -1,7 +1,8 @@
 /*
  * How generated code composes a revision's compiled validators (`isN`, `validateN` of validators.ts)
  * into the checks the server, the client and a tools file hand to the runtime. One module, imported by
- * each generated file that needs it, so the helpers exist once per output.
+ * each generated file that needs it, so the helpers exist once per output. And how the server
+ * runtime runs one over a peer's input.
  */
 
 /** What a check returns; the runtime reads `ok` and the first error. */
@@ -44,4 +45,18 @@ export function paramsOf(validateMessage: Validate, method: string): Validate {
       errors: (result.errors ?? []).map((e) => ({ ...e, path: e.path.replace(/^\/params/, "") })),
     };
   };
+}
+
+/**
+ * Runs a check over a peer's input. The generated validators recurse, so input nested deeply
+ * enough overflows the stack: that is the peer's invalid input, not a failure of the server.
+ */
+export function checkInput(validate: Validate, value: unknown): ReturnType<Validate> {
+  try {
+    return validate(value);
+  } catch (error) {
+    if (error instanceof RangeError)
+      return { ok: false, errors: [{ path: "", message: "is nested too deeply to validate" }] };
+    throw error;
+  }
 }

@@ -34,6 +34,7 @@ import {
 } from "./lifecycle.js";
 import { Subscriptions, type Published } from "./subscriptions.js";
 import type { Principal } from "./http-auth.js";
+import { checkInput } from "./checks.js";
 import type { Validate } from "./checks.js";
 import {
   bindProtocol,
@@ -223,7 +224,6 @@ export class Dispatcher implements MessageHandler {
       (id) => ({ response: success(id, this.finish({}, false, id)), httpStatus: 200 }),
     );
     this.rounds = new InputRounds(protocol, options, {
-      check: checkInput,
       reportDeprecated: this.reportDeprecated,
       log: (message) => this.log(message),
     });
@@ -909,20 +909,6 @@ class Context implements RequestContext {
     const notice = own(protocol.deprecated.methods, method);
     if (notice) this.reportDeprecated(notice);
     this.delivery.notify({ jsonrpc: "2.0", method, params });
-  }
-}
-
-/**
- * Runs a validator over client input. The generated validators recurse, so input nested deeply
- * enough overflows the stack: that is the client's invalid input, not a server failure.
- */
-function checkInput(validate: Validate, value: unknown): ReturnType<Validate> {
-  try {
-    return validate(value);
-  } catch (error) {
-    if (error instanceof RangeError)
-      return { ok: false, errors: [{ path: "", message: "is nested too deeply to validate" }] };
-    throw error;
   }
 }
 

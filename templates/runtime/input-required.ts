@@ -14,8 +14,9 @@ import {
   type JsonRpcRequest,
 } from "./jsonrpc.js";
 import { canonicalJson, openState, randomNonce, randomSecret, sealState } from "./state.js";
+import { checkInput } from "./checks.js";
 import type { DispatcherOptions, InputRequiredAnswer, Protocol } from "./dispatch.js";
-import type { MethodSpec, Validate } from "./protocol.js";
+import type { MethodSpec } from "./protocol.js";
 
 /** Where a retried request stands: the state its last round sealed and the responses to what it asked. */
 export interface Resumed {
@@ -25,8 +26,6 @@ export interface Resumed {
 
 /** What the rounds need from the dispatcher. */
 export interface RoundsHooks {
-  /** Runs a validator over client input (a stack overflow is invalid input, not a failure). */
-  check(validate: Validate, value: unknown): ReturnType<Validate>;
   /** Reports a deprecated feature used on the wire. */
   reportDeprecated(notice: string): void;
   log(message: string): void;
@@ -239,7 +238,7 @@ export class InputRounds {
       const validate = method
         ? own(this.protocol.inputRequests, method)?.response
         : this.protocol.anyInputResponse;
-      const check = validate ? this.hooks.check(validate, value) : undefined;
+      const check = validate ? checkInput(validate, value) : undefined;
       if (check && !check.ok) {
         const first = check.errors?.[0];
         // A JSON pointer into the params, as for every other invalid param.
