@@ -52,7 +52,7 @@ describe("InFlightRequests", () => {
     requests.track(a);
     requests.track(b);
     expect([budget.requests, budget.bytes]).toEqual([2, 150]);
-    requests.finish(a, answer(1));
+    requests.deliver(a, answer(1));
     expect([budget.requests, budget.bytes]).toEqual([1, 50]);
     expect(a.done).toBe(true);
     expect(responded).toEqual([answer(1)]);
@@ -70,9 +70,9 @@ describe("InFlightRequests", () => {
     expect((first.signal.reason as DOMException).name).toBe("AbortError");
     expect((first.signal.reason as DOMException).message).toBe("the user gave up");
     expect(other.signal.aborted).toBe(false);
-    requests.finish(second, answer(7));
-    requests.finish(first, answer(7));
-    requests.finish(other, answer("7"));
+    requests.deliver(second, answer(7));
+    requests.deliver(first, answer(7));
+    requests.deliver(other, answer("7"));
     expect(responded).toEqual([answer("7")]);
     expect(budget.requests).toBe(0);
     // Its id is free again: a later cancellation of it finds nothing.
@@ -92,9 +92,9 @@ describe("InFlightRequests", () => {
     expect(responded).toEqual([]);
     // A cancellation before the end of the chunk still suppresses an answer given at once.
     requests.cancel(3, undefined);
-    requests.writeReady();
+    requests.deliverReady();
     expect(responded).toEqual([answer(2), answer(1)]);
-    requests.writeReady();
+    requests.deliverReady();
     expect(responded).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The stdio server's requests in flight: each request from the moment it is read until its
  * response is written, found by id for cancellation whatever the number in flight, held against
- * the connection's admission budget, and the answers given at once queued until the chunk that
+ * the connection's admission budget, and the outcomes given at once queued until the chunk that
  * carried them has been read. Revision-independent; copied verbatim into generated output.
  */
 import type { Budget } from "./admission.js";
@@ -25,12 +25,12 @@ export class InFlight extends LazyAbort implements Delivery {
   cancelled = false;
   /** Its response has been written (or suppressed). */
   done = false;
-  /** An answer given at once, written when the chunk that carried the request has been read. */
+  /** An outcome given at once, delivered when the chunk that carried the request has been read. */
   outcome: Outcome | null = null;
   /** The other requests in flight with the same id (a peer's mistake, or an attack). */
   previous: InFlight | null = null;
   next: InFlight | null = null;
-  /** The next answer waiting to be written. */
+  /** The next outcome waiting to be delivered. */
   nextReady: InFlight | null = null;
 
   constructor(
@@ -55,7 +55,7 @@ export class InFlight extends LazyAbort implements Delivery {
   }
 }
 
-/** The requests in flight, by id, and the answers given at once that wait to be written. */
+/** The requests in flight, by id, and the outcomes given at once that wait to be delivered. */
 export class InFlightRequests {
   // Each id's entry heads a list of the requests sharing it, threaded through the requests
   // themselves (a Set per id cost objects per request that outlived it in the old generation).
@@ -67,8 +67,8 @@ export class InFlightRequests {
 
   constructor(
     private readonly budget: Budget,
-    /** Writes a response. */
-    private readonly respond: (outcome: Outcome) => void,
+    /** Writes an outcome's response, if it has one. */
+    private readonly write: (outcome: Outcome) => void,
   ) {}
 
   /** Holds a request that has just been read. */
@@ -83,12 +83,12 @@ export class InFlightRequests {
     this.budget.bytes += entry.bytes;
   }
 
-  /** Marks a request answered, forgets it and writes its response, unless the peer cancelled it. */
-  finish(entry: InFlight, outcome: Outcome): void {
+  /** Delivers a request's outcome: marks it done, forgets it and writes its response, unless the peer cancelled it. */
+  deliver(entry: InFlight, outcome: Outcome): void {
     entry.done = true;
     this.untrack(entry);
     // A cancelled request gets no response: the peer has stopped waiting for it.
-    if (!entry.cancelled) this.respond(outcome);
+    if (!entry.cancelled) this.write(outcome);
   }
 
   /** Aborts every request in flight with `id` that is not done, as the peer's cancellation asks. */
@@ -107,7 +107,7 @@ export class InFlightRequests {
     }
   }
 
-  /** Queues an answer given at once, to be written by `writeReady`. */
+  /** Queues an outcome given at once, to be delivered by `deliverReady`. */
   ready(entry: InFlight, outcome: Outcome): void {
     entry.outcome = outcome;
     if (this.lastReady) this.lastReady.nextReady = entry;
@@ -116,11 +116,11 @@ export class InFlightRequests {
   }
 
   /**
-   * Writes the answers given at once. They wait until the chunk that carried their requests has
-   * been read, as an answer that takes a promise does, so that a cancellation later in the same
+   * Delivers the outcomes given at once. They wait until the chunk that carried their requests has
+   * been read, as an outcome that takes a promise does, so that a cancellation later in the same
    * chunk still suppresses them.
    */
-  writeReady(): void {
+  deliverReady(): void {
     while (this.firstReady) {
       const entry = this.firstReady;
       this.firstReady = entry.nextReady;
@@ -128,7 +128,7 @@ export class InFlightRequests {
       entry.nextReady = null;
       const outcome = entry.outcome!;
       entry.outcome = null;
-      this.finish(entry, outcome);
+      this.deliver(entry, outcome);
     }
   }
 

@@ -68,7 +68,7 @@ export interface StdioOptions {
 export interface StdioServer {
   /**
    * Resolves once the server has shut down: input ended (or `close()` was called, or the output
-   * failed), in-flight requests were aborted and have finished, and their responses were written.
+   * failed), in-flight requests were aborted and have ended, and their responses were written.
    */
   closed: Promise<void>;
   /** Stops reading, aborts in-flight requests and shuts down as when the input ends. */
@@ -143,7 +143,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
 
   // ---- requests and notifications -----------------------------------------------------------
 
-  /** Requests and notifications still being handled asynchronously, and who waits for them all to finish. */
+  /** Requests and notifications still being handled asynchronously, and who waits for them all to end. */
   let pending = 0;
   let drained: (() => void) | null = null;
   const workDone = (): void => {
@@ -166,22 +166,22 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     };
   };
 
-  /** Takes one request's answer: queued at once when it is ready, else finished when it is. */
-  const answer = (entry: InFlight, outcome: unknown): void => {
+  /** Settles one request's outcome: queued at once when it is ready, else delivered when it is. */
+  const settle = (entry: InFlight, outcome: unknown): void => {
     if (!isThenable(outcome)) {
       inFlight.ready(entry, outcome as Outcome);
       return;
     }
     pending++;
-    const settle = (settled: Outcome): void => {
+    const deliver = (settled: Outcome): void => {
       try {
-        inFlight.finish(entry, settled);
+        inFlight.deliver(entry, settled);
       } finally {
         workDone();
       }
     };
-    Promise.resolve(outcome as PromiseLike<Outcome>).then(settle, (error: unknown) =>
-      settle(failed(entry, error)),
+    Promise.resolve(outcome as PromiseLike<Outcome>).then(deliver, (error: unknown) =>
+      deliver(failed(entry, error)),
     );
   };
 
@@ -211,7 +211,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     } catch (error) {
       outcome = failed(entry, error);
     }
-    answer(entry, outcome);
+    settle(entry, outcome);
   };
 
   /** What notifications and responses get: the connection's signal, and its output. */
@@ -299,7 +299,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const onData = (chunk: Uint8Array | string): void => {
     if (closing) return;
     framer.push(chunk);
-    inFlight.writeReady();
+    inFlight.deliverReady();
   };
 
   // ---- shutdown -----------------------------------------------------------------------------
@@ -325,7 +325,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     if (closing) return closed;
     // An unterminated last line is still a message.
     if (endOfInput) framer.end();
-    inFlight.writeReady();
+    inFlight.deliverReady();
     closing = true;
     framer.stop();
     input.off("data", onData);
@@ -337,7 +337,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     const reason = abortReason("The connection is closing");
     connectionSignal.abort(reason);
     inFlight.abortAll(reason);
-    inFlight.writeReady();
+    inFlight.deliverReady();
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
 
     try {
