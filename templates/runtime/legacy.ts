@@ -16,7 +16,7 @@ import type {
 import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
 import type { Validate } from "./checks.js";
 
-/** One legacy revision, as the generator derived it (see `generator/ir/eras.ts`). */
+/** One legacy revision, as the generator derived it (see `generator/derive/eras.ts`). */
 export interface LegacyProtocol {
   revision: string;
   protocolVersion: string;
