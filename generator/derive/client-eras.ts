@@ -41,6 +41,15 @@ export interface ClientEraBridge {
   /** The legacy progress token `_meta` key, and the cancellation notification. */
   progressTokenKey: string | null;
   cancelled: string | null;
+  /**
+   * What a modern listen becomes on a legacy session: the per-resource subscribe/unsubscribe pair
+   * (the server's bridge's, with the param naming the resource), and the server notifications the
+   * legacy revision has (a filter key whose notification it lacks is not honoured).
+   */
+  subscribe: (NonNullable<EraBridge["subscribe"]> & { param: string }) | null;
+  notifications: string[];
+  /** The handshake result's field holding the server's capabilities (what a listen can be honoured for). */
+  serverCapabilities: string | null;
 }
 
 /** The client's bridges from `modern` to each legacy model, newest protocol version first. */
@@ -103,7 +112,23 @@ export function clientEraBridge(modern: ProtocolModel, legacy: ProtocolModel): C
     serverRequests: bridge.serverRequests,
     progressTokenKey: bridge.metaKeys.find((k) => k.role === "progressToken")?.legacy ?? null,
     cancelled: bridge.cancelled,
+    subscribe: subscribeOf(bridge, legacy),
+    notifications: bridge.notifications,
+    serverCapabilities:
+      Object.entries(describeFacts(legacy).fields).find(
+        ([, source]) => source === "capabilities",
+      )?.[0] ?? null,
   };
+}
+
+/** The bridge's subscribe pair with the legacy request's target param (the resource it names). */
+function subscribeOf(bridge: EraBridge, legacy: ProtocolModel): ClientEraBridge["subscribe"] {
+  const subscribe = bridge.subscribe;
+  if (!subscribe) return null;
+  const param = wireFacts(legacy).requests.find(
+    (r) => r.method.method === subscribe.method,
+  )?.target;
+  return param ? { ...subscribe, param } : null;
 }
 
 /**

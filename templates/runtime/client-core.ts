@@ -28,6 +28,7 @@ import {
 import {
   describeSession,
   eraOf,
+  legacyListen,
   legacyParams,
   modernResult,
   type LegacyEra,
@@ -152,6 +153,8 @@ export class ClientCore {
   /** Tool name → its `x-mcp-header` annotations, learned from tool listings. */
   private readonly toolHeaders = new Map<string, HeaderAnnotation[]>();
   private readonly listens = new Set<ActiveListen>();
+  /** Per open listen on a legacy session: sends its legacy unsubscribes (once). */
+  private readonly unsubscribes = new Set<() => Promise<void>>();
   private readonly toolOutputs: ToolOutputChecks | null;
   private ready: Promise<ConnectOutcome | null> | null = null;
   private closed = false;
@@ -272,6 +275,8 @@ export class ClientCore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Listens on a legacy session end their subscriptions while the session is still there.
+    await Promise.allSettled([...this.unsubscribes].map((unsubscribe) => unsubscribe()));
     this.closing.abort(new TransportError("the client was closed"));
     this.session = null;
     await this.options.transport.endSession?.();
@@ -1055,6 +1060,76 @@ export class ClientCore {
   }
 
   /**
+   * A listen on a legacy session, which has no listen request: the legacy subscribe for each
+   * resource the filter names, then the session's notifications the filter asks for, until the
+   * stream is left or the client closes; then the legacy unsubscribe for each. The acknowledgement
+   * reports what the session honours, as a modern server's does.
+   */
+  private async legacyListen(
+    session: LegacySession,
+    listen: NonNullable<ClientProtocol["listen"]>,
+    params: Record<string, unknown>,
+    push: (notification: JsonRpcNotification) => void,
+    acknowledge: (value: Record<string, unknown>) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const given = params[listen.filterParam];
+    const plan = legacyListen(session, listen, isRecord(given) ? given : {});
+    const subscribe = session.era.subscribe;
+    const remove = this.onNotification((notification) => {
+      if (plan.wants(notification)) push(notification);
+    });
+    const subscribed: string[] = [];
+    const unsubscribe = async (): Promise<void> => {
+      for (const uri of subscribed.splice(0))
+        await this.legacyRequest(subscribe!.unsubscribe, { [subscribe!.param]: uri }).catch(
+          (error: unknown) =>
+            this.log(
+              `mcp client: ${subscribe!.unsubscribe} ${uri} failed: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+        );
+    };
+    this.unsubscribes.add(unsubscribe);
+    try {
+      const ended = AbortSignal.any([signal, this.closing.signal]);
+      for (const uri of plan.resources) {
+        await this.legacyRequest(subscribe!.method, { [subscribe!.param]: uri }, ended);
+        subscribed.push(uri);
+      }
+      acknowledge({ [listen.filterParam]: plan.honoured });
+      if (!ended.aborted)
+        await new Promise<void>((resolve) =>
+          ended.addEventListener("abort", () => resolve(), { once: true }),
+        );
+    } finally {
+      remove();
+      await unsubscribe();
+      this.unsubscribes.delete(unsubscribe);
+    }
+  }
+
+  /** A legacy request the runtime sends itself (its answer is empty): within the client's timeout. */
+  private async legacyRequest(
+    method: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signals = signal ? [signal] : [];
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) signals.push(AbortSignal.timeout(timeoutMs));
+    const response = await this.send(
+      method,
+      this.nextId++,
+      params,
+      undefined,
+      {},
+      AbortSignal.any(signals),
+      undefined,
+    );
+    if ("error" in response) throw this.toError(response.error);
+  }
+
+  /**
    * A long-lived listen request as an async iterable of the notifications it delivers (the
    * acknowledgement excluded: see `acknowledged`). Ends when the server ends the subscription;
    * leaving the loop early cancels it.
@@ -1092,7 +1167,14 @@ export class ClientCore {
       signal,
       onId: (id) => (entry.id = id),
     };
-    const finished = this.request(listen.method, params, internal)
+    const run = async (): Promise<void> => {
+      // A dual-era client learns the era first: a legacy session has no listen request.
+      if (this.eras.length > 0) await this.connect();
+      const session = this.session;
+      if (session) return this.legacyListen(session, listen, params, push, acknowledge, signal);
+      await this.request(listen.method, params, internal);
+    };
+    const finished = run()
       .then(
         () => {},
         (error: unknown) => {

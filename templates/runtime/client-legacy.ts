@@ -6,8 +6,8 @@
  * diff with the modern one (`generator/derive/client-eras.ts`). Revision-independent; copied
  * verbatim into generated output.
  */
-import type { Validate } from "./client-protocol.js";
-import { isRecord } from "./jsonrpc.js";
+import type { ClientProtocol, Validate } from "./client-protocol.js";
+import { isRecord, type JsonRpcNotification } from "./jsonrpc.js";
 
 /** One legacy revision the client was generated for (`--legacy`). */
 export interface LegacyEra {
@@ -30,6 +30,22 @@ export interface LegacyEra {
   serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
   progressTokenKey: string | null;
   cancelled: string | null;
+  /**
+   * Per-resource subscriptions: the requests opening and closing one, the param (and notification
+   * field) naming the resource, the notification they opt into and the server capability flag they
+   * need; `null` when the revision has none.
+   */
+  subscribe: {
+    method: string;
+    unsubscribe: string;
+    param: string;
+    notification: string;
+    capability: readonly [string, string];
+  } | null;
+  /** The server notifications the revision has. */
+  notifications: readonly string[];
+  /** The handshake result's field holding the server's capabilities. */
+  serverCapabilities: string | null;
 }
 
 /** A legacy session as the client holds it: the era the server agreed to and what its handshake said. */
@@ -93,4 +109,75 @@ export function describeSession(
   if (discover.info && session.handshake[discover.info.field] !== undefined)
     result._meta = { [discover.info.metaKey]: session.handshake[discover.info.field] };
   return result;
+}
+
+/** A modern listen filter as a legacy session can honour it. */
+export interface LegacyListen {
+  /** The part of the filter the session honours: what the modern acknowledgement would report. */
+  honoured: Record<string, unknown>;
+  /** The resources to subscribe to, one legacy request each (none when the revision cannot). */
+  resources: string[];
+  /** Whether a notification of the session is one the filter asked for. */
+  wants(notification: JsonRpcNotification): boolean;
+}
+
+/**
+ * What a legacy session gives a modern listen filter. A legacy server sends list changes (and the
+ * rest) to the whole session unasked, and resource updates only after the per-resource subscribe:
+ * a filter key is honoured when the revision has its notification and the server declared the
+ * capability flag it needs; a list of resources only where the revision can subscribe to them.
+ */
+export function legacyListen(
+  session: LegacySession,
+  listen: NonNullable<ClientProtocol["listen"]>,
+  filter: Record<string, unknown>,
+): LegacyListen {
+  const { era, handshake } = session;
+  const capabilities =
+    era.serverCapabilities !== null && isRecord(handshake[era.serverCapabilities])
+      ? handshake[era.serverCapabilities]
+      : {};
+  const declares = ([name, flag]: readonly [string, string]): boolean => {
+    const declared = (capabilities as Record<string, unknown>)[name];
+    return isRecord(declared) && declared[flag] === true;
+  };
+  const honoured: Record<string, unknown> = {};
+  const whole = new Set<string>();
+  const resources: string[] = [];
+  for (const [key, entry] of Object.entries(listen.filter)) {
+    const asked = filter[key];
+    if (!era.notifications.includes(entry.notification)) continue;
+    if (Array.isArray(asked)) {
+      const subscribe = era.subscribe;
+      if (!subscribe || subscribe.notification !== entry.notification) continue;
+      if (!declares(subscribe.capability)) continue;
+      const uris = asked.filter((uri): uri is string => typeof uri === "string");
+      if (uris.length === 0) continue;
+      honoured[key] = uris;
+      resources.push(...uris.filter((uri) => !resources.includes(uri)));
+    } else if (asked === true && declares(entry.capability)) {
+      honoured[key] = true;
+      whole.add(entry.notification);
+    }
+  }
+  return {
+    honoured,
+    resources,
+    wants: (notification) => {
+      if (whole.has(notification.method)) return true;
+      const subscribe = era.subscribe;
+      const uri = notification.params?.[subscribe?.param ?? ""];
+      return (
+        subscribe !== null &&
+        notification.method === subscribe.notification &&
+        typeof uri === "string" &&
+        resources.some((resource) => within(uri, resource))
+      );
+    },
+  };
+}
+
+/** Whether `uri` is the resource subscribed to or one of its sub-resources (the server may name either). */
+function within(uri: string, resource: string): boolean {
+  return uri === resource || uri.startsWith(resource.endsWith("/") ? resource : `${resource}/`);
 }

@@ -8,12 +8,10 @@
 // Its tools ask the client what a legacy server can ask (elicitation, sampling, roots, as real
 // requests), send notifications (progress, log messages, a tool list change), and one ends every
 // HTTP session, so that the client's next request meets a 404.
-import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { serve } from "./sdk-v1-serve.mjs";
 
 const sessions = new Map();
 
@@ -76,41 +74,4 @@ function makeServer() {
   return server;
 }
 
-const args = process.argv.slice(2);
-if (args.includes("--stdio")) {
-  await makeServer().connect(new StdioServerTransport());
-} else {
-  const http = createServer(async (req, res) => {
-    const id = req.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (typeof id === "string") {
-        res.writeHead(404, { "Content-Type": "application/json" });
-        res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: null,
-            error: { code: -32001, message: "Session not found" },
-          }),
-        );
-        return;
-      }
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await makeServer().connect(transport);
-    }
-    await transport.handleRequest(req, res);
-  });
-  http.listen(Number(args[args.indexOf("--port") + 1] ?? 0), "127.0.0.1", () => {
-    process.stderr.write(`listening on http://127.0.0.1:${http.address().port}/mcp\n`);
-  });
-  process.on("SIGTERM", () => {
-    http.closeAllConnections();
-    http.close(() => process.exit(0));
-  });
-}
+await serve(makeServer, sessions);

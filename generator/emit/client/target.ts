@@ -334,5 +334,8 @@ function legacyEraLiteral(bridge: ClientEraBridge, checks: CheckCode): Code {
     serverRequests: ${serverRequestsLiteral(bridge, checks)},
     progressTokenKey: ${bridge.progressTokenKey},
     cancelled: ${bridge.cancelled},
+    subscribe: ${json(bridge.subscribe)},
+    notifications: ${json(bridge.notifications)},
+    serverCapabilities: ${bridge.serverCapabilities},
   }`;
 }
