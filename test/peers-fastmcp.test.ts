@@ -64,9 +64,9 @@ describe.each(Object.keys(SPECS))("the dual-era client against fastmcp over %s",
   });
 
   it("rejects what 2025-11-25 lacks (subscriptions/listen) with a typed error naming both", async () => {
+    // The raw request; `listen` maps to the legacy mechanics (client-legacy-listen.test.ts).
     const failure = await peer.client
-      .listen({ toolsListChanged: true })
-      .next()
+      .subscriptionsListen({ notifications: { toolsListChanged: true } })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MethodNotInEraError);
     expect(failure).toMatchObject({ revision: "2025-11-25", method: "subscriptions/listen" });
