@@ -25,6 +25,7 @@ import {
   now,
   post,
   rssMiB,
+  ratioTable,
   startServer,
   stdioCaller,
   stop,
@@ -160,21 +161,7 @@ export async function benchLegacy(jsDir) {
     ["HTTP c=16: p99 ms", (f) => f.c16.p99, 3],
     ["HTTP c=16: server CPU µs/req", (f) => f.c16.cpuUs, 0],
   ];
-  const table = Object.fromEntries(
-    rows.map(([name, get, digits]) => {
-      const [bare, sdk, ours] = SERVERS.map((s) => get(figures[s.key]));
-      return [
-        name,
-        {
-          bare: bare.toFixed(digits),
-          "SDK v1": sdk.toFixed(digits),
-          ours: ours.toFixed(digits),
-          "ours ÷ bare": (ours / bare).toFixed(2),
-          "ours ÷ SDK v1": (ours / sdk).toFixed(2),
-        },
-      ];
-    }),
-  );
+  const table = ratioTable(rows, SERVERS, figures, "SDK v1");
   console.log(
     `\nServer, legacy session (protocol ${VERSION} after initialize; dual-era ${MODERN} --legacy ${LEGACY.join(",")}; best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${availableParallelism()} cores shared over loopback)`,
   );

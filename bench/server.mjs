@@ -56,6 +56,28 @@ const HTTP_HEADERS = {
 
 export const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 
+/**
+ * One row per measurement: the bare, SDK and our figures (servers in that order, by `key`), and
+ * ours as a ratio of each anchor measured in the same run.
+ */
+export function ratioTable(rows, servers, figures, sdkLabel) {
+  return Object.fromEntries(
+    rows.map(([name, get, digits]) => {
+      const [bare, sdk, ours] = servers.map((s) => get(figures[s.key]));
+      return [
+        name,
+        {
+          bare: bare.toFixed(digits),
+          [sdkLabel]: sdk.toFixed(digits),
+          ours: ours.toFixed(digits),
+          "ours ÷ bare": (ours / bare).toFixed(2),
+          [`ours ÷ ${sdkLabel}`]: (ours / sdk).toFixed(2),
+        },
+      ];
+    }),
+  );
+}
+
 export function startServer(server, args, jsDir, nodeArgs = []) {
   const child = spawn(
     process.execPath,
@@ -334,21 +356,7 @@ export async function benchServer(revision, jsDir) {
     ["RSS after HTTP runs (max): MiB", (f) => f.httpRss, 1],
     [`start-up to discover answer (median of ${STARTUPS}): ms`, (f) => f.startup, 1],
   ];
-  const table = Object.fromEntries(
-    rows.map(([name, get, digits]) => {
-      const [bare, sdk, ours] = SERVERS.map((s) => get(figures[s.key]));
-      return [
-        name,
-        {
-          bare: bare.toFixed(digits),
-          "SDK v2": sdk.toFixed(digits),
-          ours: ours.toFixed(digits),
-          "ours ÷ bare": (ours / bare).toFixed(2),
-          "ours ÷ SDK": (ours / sdk).toFixed(2),
-        },
-      ];
-    }),
-  );
+  const table = ratioTable(rows, SERVERS, figures, "SDK v2");
   console.log(
     `\nServer, echo tool (${revision}; best of ${ROUNDS} rounds of ${DURATION_MS} ms per measurement after warm-up; client and servers share ${availableParallelism()} cores over loopback)`,
   );
