@@ -4,7 +4,7 @@
  * to handlers and bound into `input_required` state, and no token in any answer or log line.
  */
 import { createServer as createHttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   bearerAuth,
@@ -208,7 +208,7 @@ describe("bearerAuth", () => {
 
   it("cannot be talked past by a header that disagrees with the body", async () => {
     const { url } = await serve();
-    // Mcp-Name says "read" (no extra scope), the body says "erase": the transport refuses the mismatch.
+    // Mcp-Name says "read" (no extra scope), the body says "erase": the body's scopes are checked.
     const response = await post(
       url,
       "tools/call",
@@ -216,27 +216,69 @@ describe("bearerAuth", () => {
       "reader-token",
       "read",
     );
-    expect(response.status).toBe(400);
-  });
-
-  it("needs every scoped scope for a request that does not name its method in headers", async () => {
-    const { url } = await serve();
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        Authorization: "Bearer reader-token",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/list",
-        params: { _meta: meta },
-      }),
-    });
     expect(response.status).toBe(403);
     expect(challenge(response)).toContain('scope="mcp:read mcp:write"');
+    // With the scopes, the transport still refuses the mismatch.
+    const lied = await post(
+      url,
+      "tools/call",
+      { name: "erase", arguments: {} },
+      "writer-token",
+      "read",
+    );
+    expect(lied.status).toBe(400);
+  });
+
+  it("checks a request that does not name its method in headers by its body", async () => {
+    const { url } = await serve();
+    const headerless = (name: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          Authorization: "Bearer reader-token",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name, arguments: {}, _meta: meta },
+        }),
+      });
+    // The transport also wants the mirrored headers of a modern request: 400 once the scopes pass.
+    expect((await headerless("read")).status).toBe(400);
+    const erase = await headerless("erase");
+    expect(erase.status).toBe(403);
+    expect(challenge(erase)).toContain('error="insufficient_scope"');
+    expect(challenge(erase)).toContain('scope="mcp:read mcp:write"');
+  });
+
+  it("does not read the body of a request it refuses: an endless upload without a token gets 401 and its connection closed", async () => {
+    const { url } = await serve();
+    const { port } = new URL(url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.on("error", () => undefined);
+    socket.write(
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    // Up to 256 MiB, 64 KiB a chunk, for as long as the server keeps the connection open.
+    const chunk = `10000\r\n${"x".repeat(0x10000)}\r\n`;
+    let sent = 0;
+    let open = true;
+    void closed.then(() => (open = false));
+    while (open && sent < 256 * 1024 * 1024) {
+      if (!socket.write(chunk))
+        await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);
+      sent += 0x10000;
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.toLowerCase()).toContain("connection: close");
+    expect(sent).toBeLessThan(256 * 1024 * 1024);
   });
 
   it("answers 503 when the verifier cannot decide, logging why without the token", async () => {

@@ -389,8 +389,12 @@ export class Dispatcher implements MessageHandler {
   ): Outcome | Promise<Outcome> | null {
     const modern =
       isRecord(params._meta) && params._meta[lifecycle.protocolVersionKey] !== undefined;
-    if (!modern && legacy.claims(request, delivery))
+    if (!modern && legacy.claims(request, delivery)) {
+      // The headers a legacy client does send (Mcp-Method, Mcp-Name…) must agree with the body too.
+      const refused = refusedByEnvelope(request, params, delivery);
+      if (refused) return this.refuse(request.id, refused);
       return legacy.request(request, params, delivery);
+    }
     if (LegacySessions.of(delivery.session))
       return this.error(
         request.id,

@@ -9,6 +9,7 @@
  * appear in a log line, a response or an error message. Revision-independent; dependency-free.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { bodyPending } from "./http-headers.js";
 import { decodeHeaderValue } from "./param-headers.js";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -17,6 +18,20 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 export interface HttpGuard {
   /** The listener that answers what the guard lets through. */
   guard(listener: Listener): Listener;
+  /**
+   * The request as its body says it (its method, and the target its `Mcp-Name` header would
+   * mirror), once the body is read: a refusal, or `null` to serve it. Headers are only the
+   * client's word, and initialize-era clients send none: what is served is the body, so the
+   * transport asks again with it, on every era.
+   */
+  authorize?(req: IncomingMessage, method: string, target: string | undefined): HttpRefusal | null;
+}
+
+/** An answer a guard gives instead of serving the request. */
+export interface HttpRefusal {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
 }
 
 /** Who a request's bearer token says sent it, as the verifier established it. */
@@ -35,11 +50,7 @@ export function principalOf(req: IncomingMessage): Principal | undefined {
   return (req as { [PRINCIPAL]?: Principal })[PRINCIPAL];
 }
 
-interface Refusal {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
+type Refusal = HttpRefusal;
 
 /** What a verifier establishes from a valid access token. */
 export interface VerifiedToken {
@@ -106,8 +117,6 @@ class BearerGuard implements HttpGuard {
   private readonly metadataPath: string;
   private readonly document: string;
   private readonly now: () => number;
-  /** Every scope some request needs: what a request that does not say its method must have. */
-  private readonly anyScoped: readonly string[];
 
   constructor(private readonly options: BearerAuthOptions) {
     if (options.authorizationServers.length === 0)
@@ -122,7 +131,6 @@ class BearerGuard implements HttpGuard {
       bearer_methods_supported: ["header"],
     });
     this.now = options.now ?? Date.now;
-    this.anyScoped = [...new Set(Object.values(options.scopes ?? {}).flat())];
   }
 
   guard(listener: Listener): Listener {
@@ -130,25 +138,29 @@ class BearerGuard implements HttpGuard {
       if (pathOf(req.url) === this.metadataPath) return this.serveMetadata(req, res);
       this.admit(req).then(
         (admitted) => {
-          if ("refusal" in admitted) return refuse(req, res, admitted.refusal);
+          if ("refusal" in admitted) return sendRefusal(req, res, admitted.refusal);
           (req as { [PRINCIPAL]?: Principal })[PRINCIPAL] = admitted.principal;
           listener(req, res);
         },
         (error: unknown) => {
           this.log(`mcp http auth: ${error instanceof Error ? error.message : String(error)}`);
-          refuse(req, res, { status: 500, headers: {}, body: { error: "server_error" } });
+          sendRefusal(req, res, { status: 500, headers: {}, body: { error: "server_error" } });
         },
       );
     };
   }
 
   private serveMetadata(req: IncomingMessage, res: ServerResponse): void {
-    req.resume();
+    const close = bodyPending(req);
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { Allow: "GET, HEAD" });
+      res.writeHead(
+        405,
+        close ? { Allow: "GET, HEAD", Connection: "close" } : { Allow: "GET, HEAD" },
+      );
       res.end();
       return;
     }
+    if (close) res.setHeader("Connection", "close");
     res.writeHead(200, {
       "Content-Type": "application/json",
       "Content-Length": Buffer.byteLength(this.document),
@@ -218,19 +230,38 @@ class BearerGuard implements HttpGuard {
     return { principal: { ...verified, id } };
   }
 
+  /** The scopes the body asks for, against those the token admitted with grants. */
+  authorize(req: IncomingMessage, method: string, target: string | undefined): Refusal | null {
+    const principal = principalOf(req);
+    const needed = this.scopesFor(method, target);
+    if (principal !== undefined && needed.every((s) => principal.scopes.includes(s))) return null;
+    return this.challenge(
+      403,
+      needed,
+      "insufficient_scope",
+      `the request needs ${needed.join(" ")}`,
+    );
+  }
+
   /**
-   * The scopes a request needs, from the headers that mirror its method and target (`Mcp-Method`,
-   * `Mcp-Name`; the transport refuses a request whose body disagrees with them). A request without
-   * `Mcp-Method` (a revision that does not mirror it) needs every scope any request needs.
+   * The scopes a request needs before its body is read: from the headers that mirror its method and
+   * target (`Mcp-Method`, `Mcp-Name`) when it sends them, so that a client short of a scope learns
+   * it without uploading; else the scopes every request needs. Either way the body decides
+   * (`authorize`): a header cannot talk a request past a scope.
    */
   private needs(req: IncomingMessage): string[] {
+    const method = req.headers["mcp-method"];
+    if (typeof method !== "string") return [...(this.options.requiredScopes ?? [])];
+    const name = req.headers["mcp-name"];
+    const target = typeof name === "string" ? (decodeHeaderValue(name) ?? undefined) : undefined;
+    return this.scopesFor(method, target);
+  }
+
+  /** `requiredScopes`, and those `scopes` names for the method and for the method and target. */
+  private scopesFor(method: string, target: string | undefined): string[] {
     const required = this.options.requiredScopes ?? [];
     const scopes = this.options.scopes;
     if (!scopes) return [...required];
-    const method = req.headers["mcp-method"];
-    if (typeof method !== "string") return [...new Set([...required, ...this.anyScoped])];
-    const name = req.headers["mcp-name"];
-    const target = typeof name === "string" ? decodeHeaderValue(name) : undefined;
     const key = target === undefined ? undefined : `${method} ${target}`;
     return [
       ...new Set([
@@ -265,12 +296,15 @@ class BearerGuard implements HttpGuard {
   }
 }
 
-/** Sends a refusal; the body it will not read is drained so that the connection can be kept. */
-function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
-  req.resume();
+/**
+ * Sends a refusal. A body still on its way is not read: draining it would let an unauthenticated
+ * client upload forever, so the answer says `Connection: close` and the connection ends with it.
+ */
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
   const body = JSON.stringify(refusal.body);
   res.writeHead(refusal.status, {
     ...refusal.headers,
+    ...(bodyPending(req) ? { Connection: "close" } : {}),
     "Content-Type": "application/json",
     "Content-Length": Buffer.byteLength(body),
   });

@@ -5,7 +5,7 @@
  * against the body. Pure functions of header values. Revision-independent; copied verbatim into
  * generated output.
  */
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
 import {
   annotatedValue,
@@ -148,6 +148,17 @@ export function isJsonContentType(header: string | undefined): boolean {
       .toLowerCase();
     return charset === "utf-8" || charset === "utf8";
   });
+}
+
+/**
+ * Whether a request still has body bytes on their way: it announced a body (a length or chunked
+ * encoding) and has not finished sending it. A refusal answers such a request with
+ * `Connection: close` instead of reading, however long, what it will not serve.
+ */
+export function bodyPending(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 export const isIdentityEncoding = (header: string | undefined): boolean =>

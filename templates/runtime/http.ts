@@ -37,6 +37,7 @@ import {
 import {
   ACCEPTS_ANY,
   acceptance,
+  bodyPending,
   checkHeaders,
   DEFAULT_HEADER_RULES,
   hostAllowed,
@@ -52,7 +53,7 @@ import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, headerRulesOf, type HeaderRules } from "./http-headers.js";
 export { decodeHeaderValue } from "./param-headers.js";
-import { principalOf, type HttpGuard, type Principal } from "./http-auth.js";
+import { principalOf, sendRefusal, type HttpGuard, type Principal } from "./http-auth.js";
 
 /**
  * Node's modules this transport needs only sometimes, loaded on first use: `node:http` when it
@@ -234,6 +235,7 @@ export function createHttpHandler(
       options.sessionReplayEvents ?? DEFAULT_REPLAY_EVENTS,
       (record) => handler.endSession?.(record),
     ),
+    auth: options.auth,
     toolHeaders: new Map(),
     toolsListed: null,
     toolsKnown: false,
@@ -281,6 +283,8 @@ interface Config {
   rules: HeaderRules;
   keepAliveMs: number;
   sessions: SessionStore;
+  /** The guard `HttpOptions.auth` put in front of the endpoint, asked again once a body is read. */
+  auth: HttpGuard | undefined;
   /** Tool name → its `x-mcp-header` annotations, learned from the tool listings this server sends. */
   toolHeaders: Map<string, readonly HeaderAnnotation[]>;
   /** The process's own tool listing, once a call to a tool it had not listed started it. */
@@ -380,7 +384,8 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   const sessionId = req.headers["mcp-session-id"];
   let session: Record<string, unknown> | undefined;
   if (sessionId !== undefined) {
-    session = typeof sessionId === "string" ? config.sessions.get(sessionId) : undefined;
+    session =
+      typeof sessionId === "string" ? config.sessions.get(sessionId, ownerOf(req)) : undefined;
     if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
 
@@ -449,14 +454,8 @@ function refuse(
   req: IncomingMessage,
   ...[res, status, code, message, headers = {}]: Parameters<typeof sendError>
 ): void {
-  const close = !req.complete && hasBody(req);
+  const close = bodyPending(req);
   sendError(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
-}
-
-/** Whether the request's headers announce a body. */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 // ---------------------------------------------------------------------------
@@ -628,6 +627,8 @@ class Exchange extends LazyAbort implements Delivery {
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
     if (kind === "request") {
       const request = value as JsonRpcRequest;
+      const refusal = config.auth?.authorize?.(this.req, request.method, targetOf(config, request));
+      if (refusal) return sendRefusal(this.req, res, refusal);
       this.request = request;
       // A call to a tool this process has not listed waits for the process's one listing of its
       // own, so that its Mcp-Param-* headers can be checked.
@@ -813,7 +814,7 @@ class Exchange extends LazyAbort implements Delivery {
     };
     // A new session, once the dispatcher has kept something in it.
     if (!this.inSession && this.sessionRecord !== undefined && hasKeys(this.sessionRecord))
-      headers["Mcp-Session-Id"] = this.config.sessions.add(this.sessionRecord);
+      headers["Mcp-Session-Id"] = this.config.sessions.add(this.sessionRecord, ownerOf(this.req));
     res.writeHead(status, headers);
     res.end(line);
   }
@@ -1012,7 +1013,7 @@ function pathOf(url: string | undefined): string | undefined {
  */
 function sessionRequest(config: Config, req: IncomingMessage, res: ServerResponse): void {
   const id = req.headers["mcp-session-id"];
-  const entry = typeof id === "string" ? config.sessions.entry(id) : undefined;
+  const entry = typeof id === "string" ? config.sessions.entry(id, ownerOf(req)) : undefined;
   if (!entry || typeof id !== "string")
     return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   req.resume();
@@ -1035,6 +1036,28 @@ function sessionRequest(config: Config, req: IncomingMessage, res: ServerRespons
   entry.open(res, typeof lastEventId === "string" ? lastEventId : undefined, config.keepAliveMs);
 }
 
+/**
+ * Whose a session is: the principal the guard admitted the request that opened it as, and the
+ * client its token was issued to (`undefined` on a server without `auth`). A session answers only
+ * to the same owner: another user's valid token with its id gets what an unknown id gets, 404 (not
+ * 403, which would confirm to a guesser, or to someone who saw the id in a log, that the session
+ * exists; 404 also sends a client of its own back to a handshake, as the transport prescribes).
+ */
+function ownerOf(req: IncomingMessage): string | undefined {
+  const principal = principalOf(req);
+  return principal === undefined
+    ? undefined
+    : JSON.stringify([principal.id, principal.clientId ?? null]);
+}
+
+/** The request's target, as its `Mcp-Name` header would mirror it (the tool, prompt or resource). */
+function targetOf(config: Config, request: JsonRpcRequest): string | undefined {
+  const { nameParams } = config.rules;
+  if (!Object.hasOwn(nameParams, request.method)) return undefined;
+  const target = request.params?.[nameParams[request.method]!];
+  return typeof target === "string" ? target : undefined;
+}
+
 /** One session: the dispatcher's record, when it was last used, its GET stream and the events kept for resumption. */
 class SessionEntry {
   lastSeen = Date.now();
@@ -1048,6 +1071,8 @@ class SessionEntry {
     readonly id: string,
     readonly record: Record<string, unknown>,
     private readonly replay: number,
+    /** Who opened it (`ownerOf`); only they reach it. */
+    readonly owner: string | undefined,
   ) {
     (record as Record<symbol, unknown>)[SESSION_SEND] = (message: unknown) => this.send(message);
   }
@@ -1110,14 +1135,16 @@ class SessionStore {
     private readonly ended: (record: Record<string, unknown>) => void,
   ) {}
 
-  get(id: string): Record<string, unknown> | undefined {
-    return this.entry(id)?.record;
+  /** The session `id` names, when `owner` opened it; another's is as unknown as a missing one. */
+  get(id: string, owner: string | undefined): Record<string, unknown> | undefined {
+    return this.entry(id, owner)?.record;
   }
 
-  entry(id: string): SessionEntry | undefined {
+  entry(id: string, owner: string | undefined): SessionEntry | undefined {
     this.sweep();
     const entry = this.sessions.get(id);
-    if (!entry) return undefined;
+    // Not even its last use is updated: a stranger's requests must not keep it alive.
+    if (!entry || entry.owner !== owner) return undefined;
     entry.lastSeen = Date.now();
     // Re-inserted: the map stays in order of last use, so the idle ones are first.
     this.sessions.delete(id);
@@ -1125,10 +1152,10 @@ class SessionStore {
     return entry;
   }
 
-  add(session: Record<string, unknown>): string {
+  add(session: Record<string, unknown>, owner: string | undefined): string {
     this.sweep();
     const id = nodeCrypto().randomUUID();
-    this.sessions.set(id, new SessionEntry(id, session, this.replay));
+    this.sessions.set(id, new SessionEntry(id, session, this.replay, owner));
     if (this.sessions.size > this.max) this.delete(this.sessions.keys().next().value!);
     return id;
   }

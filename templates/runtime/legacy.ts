@@ -15,6 +15,7 @@ import type {
 } from "./jsonrpc.js";
 import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
 import type { Validate } from "./checks.js";
+import type { Principal } from "./http-auth.js";
 
 /** One legacy revision, as the generator derived it (see `generator/derive/eras.ts`). */
 export interface LegacyProtocol {
@@ -579,6 +580,15 @@ class LegacyDelivery extends LazyAbort implements Delivery {
 
   get session(): Record<string, unknown> {
     return this.legacySession.record as Record<string, unknown>;
+  }
+
+  /** Who the transport authenticated the request as: a legacy handler is as bound to it as a modern one. */
+  get principal(): string | undefined {
+    return this.inner.principal;
+  }
+
+  get auth(): Principal | undefined {
+    return this.inner.auth;
   }
 
   notify(notification: JsonRpcNotification): void {
