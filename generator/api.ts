@@ -4,30 +4,39 @@
  * `generate` writes a revision's TypeScript into a folder (or, with `check`, says what it would
  * change); `diff` compares two models; `deprecations` lists a model's deprecation registry.
  */
-import { resolve } from "node:path";
-import { generatorVersion } from "./cli/version.js";
+import type { FileCheck } from "./cli/check-report.js";
+import type { CliIO } from "./cli/context.js";
+import { runRequest, type RunResult } from "./cli/generate.js";
+import { generateRequest, type GenerateFlags } from "./cli/request.js";
 import { diffModels } from "./diff/index.js";
-import { checkRevision, writeRevision } from "./emit/index.js";
-import { inSchemaFile } from "./errors.js";
 import type { OutputChange } from "./emit/write.js";
+import { GeneratorError } from "./errors.js";
 import type { ProtocolModel } from "./ir/model.js";
 import { loadModel } from "./load/index.js";
 import { deprecationRegistry, releasesOf, type RegistryEntry } from "./registry/index.js";
-import { specCacheDir, userCacheDir } from "./spec/cache-dir.js";
-import { resolveSchema, type SchemaOrigin } from "./spec/resolve.js";
-import { pinnedCommitOf, readRevisions } from "./spec/revisions.js";
+import type { SchemaOrigin } from "./spec/resolve.js";
+import { readRevisions } from "./spec/revisions.js";
 
 export type * from "./ir/model.js";
 export type { Change, RuleId, Severity } from "./diff/index.js";
 export type { RegistryEntry } from "./registry/index.js";
 export type { OutputChange } from "./emit/write.js";
-export { GeneratorError } from "./errors.js";
+export type { CheckReason, FileCheck } from "./cli/check-report.js";
+export { GeneratorError };
 export { isBreaking } from "./diff/index.js";
 export { loadModel };
 
-export interface GenerateOptions {
+/**
+ * The generation options: every option of the command line's default command (its option table,
+ * generator/cli/options.ts), camelCased, beside the environment it runs in. `revision` (or the
+ * config's revisions) must name exactly one revision.
+ */
+export interface GenerateOptions extends Omit<
+  GenerateFlags,
+  "revision" | "offline" | "all" | "watch" | "check" | "force" | "config"
+> {
   /** A protocol revision: `2026-07-28`, `draft`, or any folder name under `specDir`. */
-  revision: string;
+  revision?: string;
   /** Output folder; default `generated/<revision>` under `cwd`. */
   out?: string;
   /** Folder holding `<revision>/schema.ts`; default: `MCP_SPEC_DIR`, else the cache, else a verified download. */
@@ -36,8 +45,10 @@ export interface GenerateOptions {
   offline?: boolean;
   /** Overwrite generated files edited by hand. */
   force?: boolean;
-  /** Write nothing; report what would change. */
+  /** Write nothing; report what would change, and why (`checks`). */
   check?: boolean;
+  /** The config file to read; default `mcp-gen.config.json` in `cwd` when there; `false`: none. */
+  config?: string | false;
   /** Relative paths are taken from here; default `process.cwd()`. */
   cwd?: string;
   /** Environment (MCP_SPEC_DIR, MCP_SPEC_BASE_URL, MCP_GEN_CACHE_DIR); default `process.env`. */
@@ -55,57 +66,44 @@ export interface GenerateResult {
   files: string[];
   /** With `check`: what a run would change (empty: up to date). Otherwise: what this run changed. */
   changes: OutputChange[];
+  /** With `check`: each file that would change, why (edited by hand, or its inputs changed), and its diff. */
+  checks: FileCheck[];
 }
 
+/** Writes one revision's output (or, with `check`, says what a run would change): the CLI's pipeline. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const env = options.env ?? process.env;
-  const schema = await resolveSchema({
-    revision: options.revision,
-    specDir: options.specDir,
+  const { cwd = process.cwd(), env = process.env, log, config, revision, ...rest } = options;
+  const io: CliIO = {
+    stdout: () => {},
+    stderr: () => {},
+    notice: log ?? (() => {}),
     env,
-    offline: options.offline === true,
     cwd,
-    log: options.log ?? (() => {}),
-    cacheDir: resolve(cwd, specCacheDir(userCacheDir(env))), // the caller's environment, not only process.env
-  });
-  const model = loadModel(schema.schemaFile, { revision: schema.revision });
-  const outDir = resolve(cwd, options.out ?? `generated/${schema.revision}`);
-  const emit = {
-    outDir,
-    generatorVersion: generatorVersion(),
-    regenerate: [
-      "mcp-gen",
-      "--revision",
-      schema.revision,
-      ...(options.out ? ["--out", options.out] : []),
-      ...(options.specDir ? ["--spec-dir", options.specDir] : []),
-    ].join(" "),
-    sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
-    releases: releasesOf(readRevisions()),
-    force: options.force === true,
   };
-  if (options.check) {
-    const plan = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-      checkRevision(model, emit),
-    );
-    return {
-      revision: schema.revision,
-      outDir,
-      origin: schema.origin,
-      files: [],
-      changes: plan.changes,
-    };
-  }
-  const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-    writeRevision(model, emit),
+  const request = generateRequest(
+    {
+      ...rest,
+      ...(revision !== undefined ? { revision: [revision] } : {}),
+      config: config === false ? undefined : config,
+      offline: options.offline === true,
+    },
+    io,
+    { readConfig: config !== false },
   );
+  request.tools = undefined; // the library's generate() is one revision's output
+  const { results } = await runRequest(request, io);
+  if (results.length !== 1)
+    throw new GeneratorError(
+      `generate() makes one revision's output; ${results.length} were asked for: pass \`revision\``,
+    );
+  const [result] = results as [RunResult];
   return {
-    revision: schema.revision,
-    outDir,
-    origin: schema.origin,
-    files: written.files,
-    changes: written.plan.changes,
+    revision: result.name,
+    outDir: result.outDir,
+    origin: result.origin!,
+    files: result.files,
+    changes: result.changes,
+    checks: result.checks,
   };
 }
 

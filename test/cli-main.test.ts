@@ -34,17 +34,17 @@ vi.mock("../generator/load/index.js", () => ({
   },
 }));
 vi.mock("../generator/emit/index.js", () => ({
-  emitRevision: async (
+  writeRevision: async (
     model: unknown,
     { releases, ...options }: { outDir: string; generatorVersion: string; releases: object },
   ) => {
     // Every revision of the manifest comes with its release date (the registry's removal dates need them).
     if (!("2025-06-18" in releases))
-      throw new Error("emitRevision called without the release dates");
+      throw new Error("writeRevision called without the release dates");
     calls.emit.push({ model, ...options });
-    return ["index.ts", "types.ts", "validators.ts"];
+    return { files: ["index.ts", "types.ts", "validators.ts"], plan: { changes: [], edited: [] } };
   },
-  checkRevision: async () => ({ changes: [], edited: [] }),
+  renderRevision: async () => [],
 }));
 
 const repoRoot = resolve(import.meta.dirname, "..");
@@ -289,7 +289,7 @@ describe("mcp-gen --revision (generate)", () => {
         },
         outDir: join(work, "generated", "2025-06-18"),
         generatorVersion: packageVersion,
-        regenerate: `mcp-gen --revision 2025-06-18 --spec-dir ${spec}`,
+        regenerate: "mcp-gen --revision 2025-06-18",
         sourceCommit: null,
         force: false,
         auth: false,
@@ -302,7 +302,7 @@ describe("mcp-gen --revision (generate)", () => {
         },
         outDir: join(work, "generated", "draft"),
         generatorVersion: packageVersion,
-        regenerate: `mcp-gen --revision draft --spec-dir ${spec}`,
+        regenerate: "mcp-gen --revision draft",
         sourceCommit: null,
         force: false,
         auth: false,

@@ -116,7 +116,8 @@ describe("the packed package in an empty project", () => {
     const check = await mcpGen("--revision", REVISION, "--check");
     expect(check.code).toBe(1);
     expect(check.stderr).toBe(
-      `mcp-gen: --check: 1 file would change: generated/${REVISION}/types.ts (changed)\n`,
+      `mcp-gen: --check: generated/${REVISION}/types.ts: edited by hand since mcp-gen wrote it\n` +
+        "mcp-gen: --check: 1 file would change (the diff is on stdout); move hand edits elsewhere, or pass --force to overwrite them\n",
     );
   });
 

@@ -8,7 +8,7 @@ import { cacheRootFor, type CliIO } from "./context.js";
 import { formatTable } from "./table.js";
 
 /** `mcp-gen cache`: where the per-user cache is and what it holds, on stdout; `--clear` empties it. */
-export function cacheCommand(args: { clear: boolean }, io: CliIO): void {
+export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): void {
   const root = cacheRootFor(io);
   if (args.clear) {
     const entries = cacheEntries(root);

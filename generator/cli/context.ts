@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { specCacheDir, userCacheDir } from "../spec/cache-dir.js";
 
 /**
@@ -11,6 +11,8 @@ export interface CliIO {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** One-line notices (a download); default: stderr. The library sends them to its `log`. */
+  notice?: (line: string) => void;
   /** Replaces the global fetch (tests). */
   fetch?: typeof globalThis.fetch;
 }
@@ -34,7 +36,7 @@ export class UsageError extends Error {
 
 /** The cache's root (see userCacheDir); MCP_GEN_CACHE_DIR moves it. */
 export function cacheRootFor(io: CliIO): string {
-  return userCacheDir(io.env);
+  return resolve(io.cwd, userCacheDir(io.env)); // a relative MCP_GEN_CACHE_DIR: from the caller's folder
 }
 
 /** Where downloaded revisions are cached. */
@@ -44,7 +46,7 @@ export function cacheDirFor(io: CliIO): string {
 
 /** One-line notices go to stderr so stdout stays machine-readable (`mcp-gen ir`). */
 export function logTo(io: CliIO): (line: string) => void {
-  return (line) => io.stderr(`${line}\n`);
+  return io.notice ?? ((line) => io.stderr(`${line}\n`));
 }
 
 /** Paths in messages are shown relative to the working directory when that is shorter. */

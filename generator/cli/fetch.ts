@@ -2,16 +2,11 @@ import { resolve } from "node:path";
 import { fetchRevision } from "../spec/fetch.js";
 import { pinRevision } from "../spec/pin.js";
 import { readRevisions } from "../spec/revisions.js";
+import type { FETCH_OPTIONS, FlagValues } from "./options.js";
 import { cacheDirFor, displayPath, UsageError, type CliIO } from "./context.js";
 
-export interface FetchArgs {
-  revisions: string[];
-  all: boolean;
-  /** Pin the one revision at this commit. */
-  commit?: string | undefined;
-  /** revisions.json to use instead of mcp-gen's own. */
-  manifest?: string | undefined;
-}
+/** `commit`: pin the one revision at it; `manifest`: the revisions.json to use instead of mcp-gen's own. */
+export type FetchArgs = FlagValues<typeof FETCH_OPTIONS>;
 
 /** `mcp-gen fetch`: download pinned revisions into the cache, hash-checked, one summary line each; or pin one with --commit. */
 export async function fetchCommand(args: FetchArgs, io: CliIO): Promise<void> {
@@ -22,7 +17,7 @@ export async function fetchCommand(args: FetchArgs, io: CliIO): Promise<void> {
     ...(io.fetch ? { fetch: io.fetch } : {}),
   };
   if (args.commit !== undefined) {
-    const [revision, ...more] = [...new Set(args.revisions)];
+    const [revision, ...more] = [...new Set(args.revision ?? [])];
     if (revision === undefined || more.length > 0)
       throw new UsageError("--commit pins exactly one --revision");
     const pinned = await pinRevision(revision, args.commit, { ...common, manifestFile });
@@ -38,7 +33,7 @@ export async function fetchCommand(args: FetchArgs, io: CliIO): Promise<void> {
   const manifest = readRevisions(manifestFile);
   const revisions = args.all
     ? Object.keys(manifest.revisions).sort()
-    : [...new Set(args.revisions)];
+    : [...new Set(args.revision ?? [])];
   if (revisions.length === 0) throw new UsageError("missing --revision R (repeatable) or --all");
   for (const revision of revisions) {
     const result = await fetchRevision(revision, { ...common, manifest });

@@ -1,106 +1,120 @@
-import { join, resolve } from "node:path";
-import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
+import { existsSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { GeneratedFile } from "../emit/file.js";
+import type { OutputChange } from "../emit/write.js";
 import type { ProtocolModel } from "../ir/model.js";
 import { catalog } from "../spec/catalog.js";
 import { enableCompileCache } from "./compile-cache.js";
-import { resolveSchema, type ResolvedSchema } from "../spec/resolve.js";
+import { resolveSchema, type ResolvedSchema, type SchemaOrigin } from "../spec/resolve.js";
 import { pinnedCommitOf, readRevisions } from "../spec/revisions.js";
 import { releasesOf } from "../registry/index.js";
 import { GeneratorError, inSchemaFile } from "../errors.js";
-import { watchSchemas } from "./watch.js";
 import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
-import {
-  cacheDirFor,
-  cacheRootFor,
-  displayPath,
-  logTo,
-  UsageError,
-  type CliIO,
-} from "./context.js";
+import { checkOutput, type FileCheck } from "./check-report.js";
+import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
+import { GENERATE_OPTIONS, regenerateCommand, TOOLS_OPTIONS } from "./options.js";
+import { shownPath, type GenerateRequest } from "./request.js";
 import { generatorVersion } from "./version.js";
 
 /**
- * The default command: schema.ts → IR → generated files, for one or more
- * revisions in one process. Every schema is located before anything is
- * loaded, so a missing revision fails before any output is written, and each
- * revision is loaded exactly once.
+ * The one generation pipeline, for the command line (`mcp-gen`, `mcp-gen tools`) and the library
+ * (`generate()`): a normalized request (request.ts) → every schema located before anything is
+ * loaded (a missing revision fails before any output is written) → each revision loaded once →
+ * its files rendered → written, or compared with the folder (`check`).
  *
- * The loader and emitters (ts-morph, prettier, templates) are imported only
- * here, on demand: `mcp-gen list` and `mcp-gen fetch` stay fast and keep
- * working whatever state those modules are in.
+ * The loader and emitters (ts-morph, prettier, templates) are imported only here, on demand:
+ * `mcp-gen list` and `mcp-gen fetch` stay fast and keep working whatever state those modules are in.
  */
-export interface GenerateArgs {
-  revisions: string[];
-  /** Initialize-era revisions the generated server also serves (`--legacy`). */
-  legacy?: string[] | undefined;
-  /** Also emit the optional authorization adapters (OAuth client, JWT verifier). */
-  auth?: boolean;
-  all: boolean;
-  out?: string | undefined;
-  specDir?: string | undefined;
-  offline: boolean;
-  /** Overwrite generated files edited by hand. */
-  force?: boolean;
-  /** Write nothing; fail listing the files a run would change. */
-  check?: boolean;
-  /** After generating, regenerate whenever a schema.ts changes, until interrupted. */
-  watch?: boolean;
-  /** The JSON Schema engine adapter to emit beside the runtime (`--json-schema`). */
-  jsonSchema?: JsonSchemaAdapter | undefined;
+export interface RunResult {
+  /** The revision, or `tools` for `mcp-gen tools` output. */
+  name: string;
+  outDir: string;
+  /** Where the schema came from (revisions only). */
+  origin?: SchemaOrigin;
+  /** The folder's generated files, relative to it (none with `check`). */
+  files: string[];
+  /** With `check`: what a run would change. Otherwise: what this run changed. */
+  changes: OutputChange[];
+  /** With `check`: why each file would change, with its diff. */
+  checks: FileCheck[];
 }
 
-export async function generate(args: GenerateArgs, io: CliIO): Promise<void> {
-  if (args.check && (args.force || args.watch))
+/** One output folder's work, run once, or again by `--watch` when `watched` changes. */
+export interface Job {
+  watched: string;
+  outDir: string;
+  run(check: boolean): Promise<RunResult>;
+}
+
+/** Runs every job of the request once. */
+export async function runRequest(
+  request: GenerateRequest,
+  io: CliIO,
+): Promise<{ jobs: Job[]; results: RunResult[] }> {
+  const { jobs, saveCompiled } = await prepareJobs(request, io);
+  const results: RunResult[] = [];
+  for (const job of jobs) {
+    results.push(await job.run(request.check));
+    saveCompiled(); // after the first output: the cached code then holds what a run compiles
+  }
+  if (!request.check) pruneCache(cacheRootFor(io)); // entries no project used for a month
+  return { jobs, results };
+}
+
+/** Every job of the request, each schema located (and the legacy ones loaded) before any runs. */
+async function prepareJobs(
+  request: GenerateRequest,
+  io: CliIO,
+): Promise<{ jobs: Job[]; saveCompiled: () => void }> {
+  if (request.check && (request.force || request.watch))
     throw new UsageError("--check writes nothing: it goes with neither --force nor --watch");
-  const revisions = selectRevisions(args, io);
-  const legacyRevisions = [...new Set(args.legacy ?? [])];
-  if (legacyRevisions.length > 0 && revisions.length !== 1)
+  const revisions = selectRevisions(request, io);
+  if (revisions.length === 0 && !request.tools)
+    throw new UsageError(
+      "missing --revision R (repeatable) or --all, or an mcp-gen.config.json (mcp-gen init writes one)",
+    );
+  if (request.legacy.length > 0 && revisions.length !== 1)
     throw new UsageError(
       "--legacy serves older clients from one server: give exactly one --revision",
     );
   const located: ResolvedSchema[] = [];
-  for (const revision of revisions) located.push(await resolveForCli(revision, args, io));
+  for (const revision of revisions) located.push(await resolveForCli(revision, request, io));
   const legacyLocated: ResolvedSchema[] = [];
-  for (const revision of legacyRevisions)
-    legacyLocated.push(await resolveForCli(revision, args, io));
+  for (const revision of request.legacy)
+    legacyLocated.push(await resolveForCli(revision, request, io));
+  if (request.tools && !existsSync(request.tools.file))
+    throw new GeneratorError("no such file", shownPath(io.cwd, request.tools.file));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
-  const run = await revisionRunner(args, io, revisions.length, legacyLocated);
 
-  if (args.check) {
-    const changes: string[] = [];
-    for (const schema of located) changes.push(...(await run.check(schema)));
-    if (changes.length > 0)
-      throw new GeneratorError(
-        `--check: ${changes.length} file${changes.length === 1 ? "" : "s"} would change: ${changes.join(", ")}`,
-      );
-    io.stderr(
-      `mcp-gen: --check: ${located.map((s) => displayPath(io, outDirFor(s.revision, args, revisions.length, io))).join(", ")} up to date\n`,
-    );
-    return;
+  const jobs: Job[] = [];
+  if (located.length > 0) {
+    const run = await revisionRunner(request, io, revisions.length, legacyLocated);
+    for (const schema of located)
+      jobs.push({
+        watched: schema.schemaFile,
+        outDir: outDirFor(schema.revision, request, revisions.length),
+        run: (check) => run(schema, check),
+      });
   }
-  for (const schema of located) {
-    await run.write(schema);
-    compileCache.save(); // after the first revision: the cached code then holds what a run compiles
-  }
-  pruneCache(cacheRootFor(io)); // entries no project used for a month
-  if (args.watch) await watchSchemas(located, run.write, io);
+  if (request.tools) jobs.push(await toolsJob(request.tools, request, io));
+  return { jobs, saveCompiled: () => compileCache.save() };
 }
 
 /**
- * Loads and emits one located revision, announcing it on one line; or lists what it would change.
- * With `--legacy` revisions (loaded once, here), the server also serves them: each must be an
+ * Loads and emits one located revision, announcing it on one line; or says what it would change.
+ * With legacy revisions (loaded once, here), the server also serves them: each must be an
  * initialize-era revision the generated one can bridge to (generator/derive/eras.ts).
  */
 async function revisionRunner(
-  args: GenerateArgs,
+  request: GenerateRequest,
   io: CliIO,
   count: number,
   legacyLocated: readonly ResolvedSchema[],
 ) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
-  const [{ loadModel }, { emitRevision, checkRevision }, { bridgeProblem }] = await Promise.all([
+  const [{ loadModel }, { renderRevision, writeRevision }, { bridgeProblem }] = await Promise.all([
     import("../load/index.js"),
     import("../emit/index.js"),
     import("../derive/eras.js"),
@@ -116,78 +130,127 @@ async function revisionRunner(
     }
     return model;
   };
-  const optionsFor = (schema: ResolvedSchema, model: ProtocolModel) => {
-    const outDir = outDirFor(schema.revision, args, count, io);
-    return {
+  return async (schema: ResolvedSchema, check: boolean): Promise<RunResult> => {
+    const started = performance.now();
+    const model = load(schema);
+    const outDir = outDirFor(schema.revision, request, count);
+    const defaultOut = resolve(request.base, "generated", schema.revision);
+    const options = {
       outDir,
       generatorVersion: version,
-      regenerate: regenerateCommand(schema.revision, outDir, args, io),
+      regenerate: regenerateCommand(["mcp-gen"], GENERATE_OPTIONS, {
+        revision: [schema.revision],
+        legacy: legacy.map((l) => l.revision),
+        out: outDir === defaultOut ? undefined : shownPath(request.base, outDir),
+        jsonSchema: request.jsonSchema,
+        auth: request.auth,
+      }),
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
       releases,
-      force: args.force === true,
-      jsonSchema: args.jsonSchema,
+      force: request.force,
+      jsonSchema: request.jsonSchema,
       ...(legacy.length > 0 ? { legacy } : {}),
-      auth: args.auth === true,
+      auth: request.auth,
     };
-  };
-  return {
-    async write(schema: ResolvedSchema): Promise<void> {
-      const started = performance.now();
-      const model = load(schema);
-      const options = optionsFor(schema, model);
-      const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-        emitRevision(model, options),
+    const result = { name: schema.revision, outDir, origin: schema.origin };
+    if (check) {
+      const files = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+        renderRevision(model, version, options),
       );
-      const ms = Math.round(performance.now() - started);
-      io.stderr(
-        `mcp-gen: ${schema.revision}: wrote ${written.length} file${written.length === 1 ? "" : "s"} to ${displayPath(io, options.outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
-      );
-    },
-    async check(schema: ResolvedSchema): Promise<string[]> {
-      const model = load(schema);
-      const options = optionsFor(schema, model);
-      const plan = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-        checkRevision(model, options),
-      );
-      return plan.changes.map(
-        (c) => `${join(displayPath(io, options.outDir), c.path)} (${c.kind})`,
-      );
-    },
+      return { ...result, ...compared(outDir, files, io) };
+    }
+    const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
+      writeRevision(model, options),
+    );
+    const ms = Math.round(performance.now() - started);
+    io.stderr(
+      `mcp-gen: ${schema.revision}: wrote ${plural(written.files.length, "file")} to ${shownPath(io.cwd, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
+    );
+    return { ...result, files: written.files, changes: written.plan.changes, checks: [] };
   };
 }
 
 /**
- * The command that makes this output again, as the user would type it from the same folder: the
- * revision, its `--legacy` revisions, and `--out` and `--spec-dir` when they were given (MCP_SPEC_DIR is the user's
- * environment, not part of the command).
+ * `mcp-gen tools`: a file of tool argument and result types, read through the schema loader, into
+ * each tool's listing entry with its JSON Schemas, compiled validators and `defineTool` (see
+ * `generator/emit/tools/`).
  */
-function regenerateCommand(
-  revision: string,
-  outDir: string,
-  args: GenerateArgs,
+async function toolsJob(
+  tools: NonNullable<GenerateRequest["tools"]>,
+  request: GenerateRequest,
   io: CliIO,
-): string {
-  const words = ["mcp-gen", "--revision", revision];
-  const legacy = [...new Set(args.legacy ?? [])];
-  if (legacy.length > 0) words.push("--legacy", legacy.join(","));
-  if (args.out !== undefined) words.push("--out", shellWord(displayPath(io, outDir)));
-  if (args.specDir) words.push("--spec-dir", shellWord(args.specDir));
-  if (args.jsonSchema) words.push("--json-schema", args.jsonSchema);
-  if (args.auth) words.push("--auth");
-  return words.join(" ");
+): Promise<Job> {
+  const [{ loadModel }, { renderTools }, { writeOutput }] = await Promise.all([
+    import("../load/index.js"),
+    import("../emit/tools/render.js"),
+    import("../emit/write.js"),
+  ]);
+  const outDir = tools.out ?? resolve(request.base, "generated", "tools");
+  const source = shownPath(request.base, tools.file);
+  const regenerate = regenerateCommand(["mcp-gen", "tools"], TOOLS_OPTIONS, {
+    file: source,
+    out:
+      outDir === resolve(request.base, "generated", "tools")
+        ? undefined
+        : shownPath(request.base, outDir),
+  });
+  const run = async (check: boolean): Promise<RunResult> => {
+    // A tools file says `number` for real numbers; integers are tagged `@TJS-type integer`.
+    const model = loadModel(tools.file, {
+      revision: basename(tools.file, ".ts"),
+      integersByDefault: false,
+    });
+    const files = await renderTools(model, {
+      file: source,
+      source,
+      generatorVersion: generatorVersion(),
+      regenerate,
+    });
+    if (check) return { name: "tools", outDir, ...compared(outDir, files, io) };
+    const plan = writeOutput(
+      outDir,
+      files,
+      {
+        generator: `mcp-gen ${generatorVersion()}`,
+        revision: model.revision,
+        schemaSha256: model.source.sha256,
+        regenerate,
+      },
+      { force: request.force },
+    );
+    io.stderr(
+      `mcp-gen: tools from ${shownPath(io.cwd, tools.file)}: wrote ${plural(files.length, "file")} to ${shownPath(io.cwd, outDir)}\n`,
+    );
+    return {
+      name: "tools",
+      outDir,
+      files: files.map((f) => f.path),
+      changes: plan.changes,
+      checks: [],
+    };
+  };
+  return { watched: tools.file, outDir, run };
 }
 
-const shellWord = (word: string): string =>
-  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+function compared(outDir: string, files: readonly GeneratedFile[], io: CliIO) {
+  const checks = checkOutput(outDir, files, shownPath(io.cwd, outDir));
+  return {
+    files: [],
+    changes: checks.map(({ path, reason }): OutputChange => ({
+      path,
+      kind: reason === "added" || reason === "removed" ? reason : "changed",
+    })),
+    checks,
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */
-export function selectRevisions(
-  args: Pick<GenerateArgs, "revisions" | "all" | "specDir">,
-  io: CliIO,
-): string[] {
-  if (args.all) {
+function selectRevisions(request: GenerateRequest, io: CliIO): string[] {
+  if (request.all) {
     const all = catalog({
-      specDir: args.specDir,
+      specDir: request.specDir,
       env: io.env,
       cwd: io.cwd,
       cacheDir: cacheDirFor(io),
@@ -195,19 +258,16 @@ export function selectRevisions(
     if (all.length === 0) throw new UsageError("--all: no revisions are known");
     return all;
   }
-  const unique = [...new Set(args.revisions)];
-  if (unique.length === 0) throw new UsageError("missing --revision R (repeatable) or --all");
-  return unique;
+  return [...new Set(request.revisions)];
 }
 
 /**
- * With one revision `--out` is its output folder; with several, each revision
- * gets `<out>/<rev>/`. The default is `generated/<rev>/` under the working directory.
+ * With one revision `out` is its output folder; with several, each revision gets `<out>/<rev>/`.
+ * The default is `generated/<rev>/` under the request's base folder.
  */
-function outDirFor(revision: string, args: GenerateArgs, count: number, io: CliIO): string {
-  if (args.out === undefined) return resolve(io.cwd, "generated", revision);
-  const out = resolve(io.cwd, args.out);
-  return count === 1 ? out : join(out, revision);
+function outDirFor(revision: string, request: GenerateRequest, count: number): string {
+  if (request.out === undefined) return resolve(request.base, "generated", revision);
+  return count === 1 ? request.out : join(request.out, revision);
 }
 
 /** resolveSchema wired to the CLI's environment, cache and stderr. */

@@ -17,9 +17,22 @@ import { diffCommand } from "./diff.js";
 import { cacheCommand } from "./cache.js";
 import { fetchCommand } from "./fetch.js";
 import { didYouMean } from "../suggest.js";
-import { generate } from "./generate.js";
-import { toolsCommand } from "./tools.js";
-import { JSON_SCHEMA_ADAPTERS, type JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
+import { generateCommand, toolsCommand } from "./generate-command.js";
+import { initCommand } from "./init.js";
+import {
+  CACHE_OPTIONS,
+  DEPRECATIONS_OPTIONS,
+  DIFF_OPTIONS,
+  FETCH_OPTIONS,
+  GENERATE_OPTIONS,
+  INIT_OPTIONS,
+  IR_OPTIONS,
+  LIST_OPTIONS,
+  TOOLS_OPTIONS,
+  type FlagValues,
+  type OptionTable,
+} from "./options.js";
+import { declareOptions, readFlags } from "./yargs-options.js";
 import { printIR } from "./ir.js";
 import { listRevisions } from "./list.js";
 import { generatorVersion } from "./version.js";
@@ -66,26 +79,137 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
+/** A command: its yargs line, its options (options.ts), examples, and what it runs. */
+interface Command<T extends OptionTable> {
+  command: string;
+  describe: string;
+  options: T;
+  examples: ReadonlyArray<readonly [string, string]>;
+  run: (values: FlagValues<T>, io: CliIO) => Promise<void> | void;
+}
+
+const command = <T extends OptionTable>(c: Command<T>): Command<T> => c;
+
+const COMMAND_TABLE = [
+  command({
+    command: "$0",
+    describe: "generate TypeScript for one or more revisions",
+    options: GENERATE_OPTIONS,
+    examples: [
+      [
+        "$0 --revision 2026-07-28",
+        "generate into generated/2026-07-28 (downloads the pinned spec if needed)",
+      ],
+      [
+        "$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema",
+        "from a local spec checkout, into src/mcp",
+      ],
+      [
+        "$0 -r 2026-07-28 --out src/mcp --check",
+        "in CI: fail if src/mcp is not what the schema generates",
+      ],
+      [
+        "$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18",
+        "one server for 2026-07-28 that also serves initialize-era clients",
+      ],
+      ["$0", "everything mcp-gen.config.json names (see mcp-gen init)"],
+    ],
+    run: generateCommand,
+  }),
+  command({
+    command: "init",
+    describe: "write mcp-gen.config.json: the revisions and output folder `mcp-gen` then generates",
+    options: INIT_OPTIONS,
+    examples: [
+      ["$0 init --out src/mcp", "a config for the latest released revision, into src/mcp"],
+    ],
+    run: initCommand,
+  }),
+  command({
+    command: "tools [file]",
+    describe:
+      "each tool's JSON Schemas, compiled validators and typed definition, from a file of tool argument and result types",
+    options: TOOLS_OPTIONS,
+    examples: [
+      [
+        "$0 tools src/tools.ts --out src/mcp-tools",
+        "defineTool, TOOLS and CHECKS for the tools of src/tools.ts",
+      ],
+      [
+        "$0 tools src/tools.ts --out src/mcp-tools --check",
+        "in CI: fail if src/mcp-tools is not what the file generates",
+      ],
+    ],
+    run: toolsCommand,
+  }),
+  command({
+    command: "ir",
+    describe: "print a revision's IR as JSON on stdout",
+    options: IR_OPTIONS,
+    examples: [
+      ["$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON"],
+      [
+        "$0 ir -r 2026-07-28 --protocol",
+        "the protocol facts the generated server and client read, as JSON",
+      ],
+    ],
+    run: printIR,
+  }),
+  command({
+    command: "list",
+    describe: "list known revisions and where each is available",
+    options: LIST_OPTIONS,
+    examples: [["$0 list", "every revision, its pin and where it is present"]],
+    run: listRevisions,
+  }),
+  command({
+    command: "fetch",
+    describe:
+      "download pinned revisions into the cache (sha256-checked), or pin a new one with --commit",
+    options: FETCH_OPTIONS,
+    examples: [
+      ["$0 fetch --all", "fill the cache for offline use"],
+      ["$0 fetch -r 2026-07-28 --commit <sha>", "pin 2026-07-28 to an upstream commit"],
+    ],
+    run: fetchCommand,
+  }),
+  command({
+    command: "cache",
+    describe: "show the per-user cache (downloads, compiled code), or clear it",
+    options: CACHE_OPTIONS,
+    examples: [
+      ["$0 cache", "where the cache is and what it holds"],
+      ["$0 cache --clear", "empty it (it refills on the next run)"],
+    ],
+    run: cacheCommand,
+  }),
+  command({
+    command: "deprecations",
+    describe: "print a revision's deprecation registry",
+    options: DEPRECATIONS_OPTIONS,
+    examples: [
+      ["$0 deprecations -r 2026-07-28", "what is deprecated, since when, and its earliest removal"],
+    ],
+    run: deprecationsCommand,
+  }),
+  command({
+    command: "diff <from> <to>",
+    describe: "report the changes between two revisions (or two schema.ts files)",
+    options: DIFF_OPTIONS,
+    examples: [
+      ["$0 diff 2025-11-25 2026-07-28", "the changes as Markdown, grouped by severity"],
+      [
+        "$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking",
+        "in a GitHub workflow: annotations, fail on breaking",
+      ],
+    ],
+    run: diffCommand,
+  }),
+] as const;
+
 async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; output: string }> {
   let job: Job | undefined;
-  const specDir = {
-    type: "string",
-    requiresArg: true,
-    describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)",
-  } as const;
-  const offline = {
-    type: "boolean",
-    default: false,
-    describe: "never download; fail if the schema is not local",
-  } as const;
-  const revisions = {
-    type: "string",
-    array: true,
-    requiresArg: true,
-    describe: "protocol revision (repeatable)",
-  } as const;
-
-  const parser: Argv = yargs()
+  let parser: Argv = yargs()
     .scriptName("mcp-gen")
     .usage("$0 [command] [options]")
     .exitProcess(false)
@@ -96,294 +220,22 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
       throw new UsageError(
         withSuggestion(message ?? error?.message ?? "invalid command line", argv),
       );
-    })
-    .command(
-      "$0",
-      "generate TypeScript for one or more revisions",
+    });
+  for (const c of COMMAND_TABLE as readonly Command<OptionTable>[]) {
+    parser = parser.command(
+      c.command,
+      c.describe,
       (y) =>
-        y
-          .option("revision", { ...revisions, alias: "r" })
-          .option("all", { type: "boolean", describe: "every known revision (see mcp-gen list)" }) // no default: conflicts() would see one
-          .option("out", {
-            type: "string",
-            requiresArg: true,
-            describe:
-              "output folder (default generated/<revision>; with several revisions, <out>/<revision>)",
-          })
-          .option("legacy", {
-            type: "string",
-            array: true,
-            requiresArg: true,
-            describe:
-              "initialize-era revisions the server also serves, comma-separated or repeated (e.g. 2025-11-25,2025-06-18; default: none, modern clients only)",
-          })
-          .option("spec-dir", specDir)
-          .option("offline", offline)
-          .option("check", {
-            type: "boolean",
-            describe: "write nothing; exit 1 listing the files a run would change (for CI)",
-          })
-          .option("force", {
-            type: "boolean",
-            describe: "overwrite generated files that were edited by hand",
-          })
-          .option("watch", {
-            type: "boolean",
-            describe: "after generating, regenerate whenever the schema.ts changes (Ctrl-C stops)",
-          })
-          .option("auth", {
-            type: "boolean",
-            describe:
-              "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)",
-          })
-          .option("json-schema", {
-            type: "string",
-            choices: JSON_SCHEMA_ADAPTERS,
-            requiresArg: true,
-            describe: "also emit a JSON Schema engine adapter (its package becomes a dependency)",
-          })
-          .conflicts("revision", "all")
-          .example(
-            "$0 --revision 2026-07-28",
-            "generate into generated/2026-07-28 (downloads the pinned spec if needed)",
-          )
-          .example(
-            "$0 -r 2026-07-28 --out src/mcp --spec-dir ../spec/schema",
-            "from a local spec checkout, into src/mcp",
-          )
-          .example(
-            "$0 -r 2026-07-28 --out src/mcp --check",
-            "in CI: fail if src/mcp is not what the schema generates",
-          )
-          .example(
-            "$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18",
-            "one server for 2026-07-28 that also serves initialize-era clients",
-          ),
+        c.examples.reduce((a, [cmd, text]) => a.example(cmd, text), declareOptions(y, c.options)),
       (a) => {
-        job = (io) =>
-          generate(
-            {
-              revisions: list(a.revision, "--revision"),
-              legacy: list(a.legacy, "--legacy").flatMap((r) =>
-                r
-                  .split(",")
-                  .map((x) => x.trim())
-                  .filter(Boolean),
-              ),
-              all: a.all === true,
-              out: single(a.out, "--out"),
-              specDir: single(a.specDir, "--spec-dir"),
-              offline: a.offline,
-              force: a.force === true,
-              check: a.check === true,
-              watch: a.watch === true,
-              jsonSchema: single(a.jsonSchema, "--json-schema") as JsonSchemaAdapter | undefined,
-              auth: a.auth === true,
-            },
-            io,
-          );
+        const values = readFlags(a as Record<string, unknown>, c.options);
+        job = (io) => c.run(values, io);
       },
-    )
-    .command(
-      "tools <file>",
-      "each tool's JSON Schemas, compiled validators and typed definition, from a file of tool argument and result types",
-      (y) =>
-        y
-          .positional("file", {
-            type: "string",
-            describe:
-              "the tools file: an exported <Tool>Arguments type per tool, <Tool>Result beside it",
-          })
-          .option("out", {
-            type: "string",
-            requiresArg: true,
-            describe: "output folder (default generated/tools)",
-          })
-          .example(
-            "$0 tools src/tools.ts --out src/mcp-tools",
-            "defineTool, TOOLS and CHECKS for the tools of src/tools.ts",
-          ),
-      (a) => {
-        job = (io) => toolsCommand({ file: String(a.file), out: single(a.out, "--out") }, io);
-      },
-    )
-    .command(
-      "ir",
-      "print a revision's IR as JSON on stdout",
-      (y) =>
-        y
-          .option("revision", {
-            type: "string",
-            requiresArg: true,
-            demandOption: true,
-            alias: "r",
-            describe: "protocol revision",
-          })
-          .option("spec-dir", specDir)
-          .option("offline", offline)
-          .option("protocol", {
-            type: "boolean",
-            default: false,
-            describe:
-              "print the protocol description derived from the IR (the generated protocol.ts) instead",
-          })
-          .example("$0 ir -r 2026-07-28 > ir.json", "the model mcp-gen generates from, as JSON")
-          .example(
-            "$0 ir -r 2026-07-28 --protocol",
-            "the protocol facts the generated server and client read, as JSON",
-          ),
-      (a) => {
-        job = (io) =>
-          printIR(
-            {
-              revision: single(a.revision, "--revision") as string,
-              specDir: single(a.specDir, "--spec-dir"),
-              offline: a.offline,
-              protocol: a.protocol,
-            },
-            io,
-          );
-      },
-    )
-    .command(
-      "list",
-      "list known revisions and where each is available",
-      (y) =>
-        y
-          .option("spec-dir", specDir)
-          .example("$0 list", "every revision, its pin and where it is present"),
-      (a) => {
-        job = (io) => listRevisions({ specDir: single(a.specDir, "--spec-dir") }, io);
-      },
-    )
-    .command(
-      "fetch",
-      "download pinned revisions into the cache (sha256-checked), or pin a new one with --commit",
-      (y) =>
-        y
-          .option("revision", { ...revisions, alias: "r" })
-          .option("all", { type: "boolean", describe: "every pinned revision" })
-          .option("commit", {
-            type: "string",
-            requiresArg: true,
-            describe:
-              "pin --revision at this upstream commit (40 hex digits): download, hash, write revisions.json",
-          })
-          .option("manifest", {
-            type: "string",
-            requiresArg: true,
-            describe:
-              "the revisions.json to read and, with --commit, write (default: mcp-gen's own)",
-          })
-          .conflicts("revision", "all")
-          .conflicts("commit", "all")
-          .example("$0 fetch --all", "fill the cache for offline use")
-          .example("$0 fetch -r 2026-07-28 --commit <sha>", "pin 2026-07-28 to an upstream commit"),
-      (a) => {
-        job = (io) =>
-          fetchCommand(
-            {
-              revisions: list(a.revision, "--revision"),
-              all: a.all === true,
-              commit: single(a.commit, "--commit"),
-              manifest: single(a.manifest, "--manifest"),
-            },
-            io,
-          );
-      },
-    )
-    .command(
-      "cache",
-      "show the per-user cache (downloads, compiled code), or clear it",
-      (y) =>
-        y
-          .option("clear", { type: "boolean", describe: "remove everything in it" })
-          .example("$0 cache", "where the cache is and what it holds")
-          .example("$0 cache --clear", "empty it (it refills on the next run)"),
-      (a) => {
-        job = (io) => cacheCommand({ clear: a.clear === true }, io);
-      },
-    )
-    .command(
-      "deprecations",
-      "print a revision's deprecation registry",
-      (y) =>
-        y
-          .option("revision", {
-            type: "string",
-            requiresArg: true,
-            demandOption: true,
-            alias: "r",
-            describe: "protocol revision",
-          })
-          .option("format", {
-            type: "string",
-            choices: ["table", "json"],
-            default: "table",
-            describe: "output format",
-          })
-          .option("spec-dir", specDir)
-          .option("offline", offline)
-          .example(
-            "$0 deprecations -r 2026-07-28",
-            "what is deprecated, since when, and its earliest removal",
-          ),
-      (a) => {
-        job = (io) =>
-          deprecationsCommand(
-            {
-              revision: single(a.revision, "--revision") as string,
-              format: single(a.format, "--format") as string,
-              specDir: single(a.specDir, "--spec-dir"),
-              offline: a.offline,
-            },
-            io,
-          );
-      },
-    )
-    .command(
-      "diff <from> <to>",
-      "report the changes between two revisions (or two schema.ts files)",
-      (y) =>
-        y
-          .positional("from", { type: "string", describe: "older revision, or a schema.ts path" })
-          .positional("to", { type: "string", describe: "newer revision, or a schema.ts path" })
-          .option("format", {
-            type: "string",
-            choices: ["markdown", "json", "github"],
-            default: "markdown",
-            describe: "output format (github: workflow annotations)",
-          })
-          .option("fail-on", {
-            type: "string",
-            choices: ["breaking"],
-            requiresArg: true,
-            describe: "exit 1 when any change is breaking",
-          })
-          .option("spec-dir", specDir)
-          .option("offline", offline)
-          .example("$0 diff 2025-11-25 2026-07-28", "the changes as Markdown, grouped by severity")
-          .example(
-            "$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking",
-            "in a GitHub workflow: annotations, fail on breaking",
-          ),
-      (a) => {
-        job = (io) =>
-          diffCommand(
-            {
-              from: String(a.from),
-              to: String(a.to),
-              format: single(a.format, "--format") as string,
-              failOn: single(a.failOn, "--fail-on"),
-              specDir: single(a.specDir, "--spec-dir"),
-              offline: a.offline,
-            },
-            io,
-          );
-      },
-    )
+    );
+  }
+  parser = parser
     .epilog(
-      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces).",
+      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces). Config: mcp-gen.config.json in the working directory (revisions, out, legacy, json-schema, auth, tools.file, tools.out); flags override it.",
     )
     .version(generatorVersion())
     .help()
@@ -400,7 +252,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
   return { job, output };
 }
 
-const COMMANDS = ["ir", "list", "fetch", "cache", "deprecations", "diff", "tools"];
+const COMMANDS = COMMAND_TABLE.map((c) => c.command.split(" ")[0]!).filter((c) => c !== "$0");
 
 /** yargs' "Unknown argument: lst" for a mistyped command, with the command meant. */
 function withSuggestion(message: string, argv: readonly string[]): string {
@@ -408,20 +260,6 @@ function withSuggestion(message: string, argv: readonly string[]): string {
   const unknown = /^Unknown arguments?: (\S+?)(,|$)/.exec(message)?.[1];
   if (first === undefined || first.startsWith("-") || unknown !== first) return message;
   return `${message}${didYouMean(first, COMMANDS)}`;
-}
-
-/** A repeated single-value option arrives as an array; say so instead of picking one. */
-function single(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw new UsageError(`${name} may be given only once`);
-  return String(value);
-}
-
-function list(value: unknown, name: string): string[] {
-  if (value === undefined) return [];
-  const values = (Array.isArray(value) ? value : [value]).map(String);
-  if (values.some((v) => v === "")) throw new UsageError(`${name} needs a value`);
-  return values;
 }
 
 /** True when this file is the process entry point (also through npm's bin symlink). */

@@ -1,0 +1,121 @@
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
+import { CONFIG_FILE, findConfig } from "./config-file.js";
+import { UsageError, type CliIO } from "./context.js";
+import { GENERATE_OPTIONS, TOOLS_OPTIONS, type FlagValues } from "./options.js";
+
+/**
+ * What a generation run is asked for, normalized: the command line (or the library's options) over
+ * the config file over the defaults, every path absolute. Generation reads only this, so the same
+ * inputs make the same output and the same header however they were spelled.
+ */
+export interface GenerateRequest {
+  revisions: string[];
+  all: boolean;
+  /** Initialize-era revisions the server also serves. */
+  legacy: string[];
+  /** The output folder asked for (absolute); default: `generated/<revision>` under `base`. */
+  out: string | undefined;
+  /** The folder relative paths are taken from and shown from: the config file's, else the working directory. */
+  base: string;
+  specDir: string | undefined;
+  offline: boolean;
+  check: boolean;
+  force: boolean;
+  watch: boolean;
+  jsonSchema: JsonSchemaAdapter | undefined;
+  auth: boolean;
+  /** `mcp-gen tools`, or the config's `tools` on a run that names no revision. */
+  tools: { file: string; out: string | undefined } | undefined;
+}
+
+export type GenerateFlags = FlagValues<typeof GENERATE_OPTIONS>;
+export type ToolsFlags = FlagValues<typeof TOOLS_OPTIONS>;
+
+/**
+ * The default command's request. The config's revisions apply when the command line names none;
+ * its tools too, since a run without `--revision` regenerates the whole project. Flags win.
+ */
+export function generateRequest(
+  flags: GenerateFlags,
+  io: CliIO,
+  { readConfig = true }: { readConfig?: boolean } = {},
+): GenerateRequest {
+  const config = readConfig ? findConfig(flags.config, io.cwd) : undefined;
+  const fromFile = (config?.values.get(GENERATE_OPTIONS) ?? {}) as GenerateFlags;
+  const tools = (config?.values.get(TOOLS_OPTIONS) ?? {}) as ToolsFlags;
+  const base = config?.dir ?? io.cwd;
+  const named = flags.revision !== undefined || flags.all === true;
+  return {
+    revisions: named ? (flags.revision ?? []) : (fromFile.revision ?? []),
+    all: flags.all === true,
+    legacy: flags.legacy ?? fromFile.legacy ?? [],
+    out:
+      flags.out !== undefined
+        ? resolve(io.cwd, flags.out)
+        : fromFile.out !== undefined
+          ? resolve(base, fromFile.out)
+          : undefined,
+    base,
+    specDir: flags.specDir,
+    offline: flags.offline,
+    check: flags.check === true,
+    force: flags.force === true,
+    watch: flags.watch === true,
+    jsonSchema: flags.jsonSchema ?? fromFile.jsonSchema,
+    auth: flags.auth ?? fromFile.auth ?? false,
+    tools:
+      !named && tools.file !== undefined
+        ? { file: resolve(base, tools.file), out: tools.out && resolve(base, tools.out) }
+        : undefined,
+  };
+}
+
+/** `mcp-gen tools [file]`: the file and folder from the command line, else from the config's `tools`. */
+export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
+  const config = findConfig(flags.config, io.cwd);
+  const fromFile = (config?.values.get(TOOLS_OPTIONS) ?? {}) as ToolsFlags;
+  const base = config?.dir ?? io.cwd;
+  const file =
+    flags.file !== undefined
+      ? resolve(io.cwd, flags.file)
+      : fromFile.file !== undefined
+        ? resolve(base, fromFile.file)
+        : undefined;
+  if (file === undefined)
+    throw new UsageError(
+      `missing the tools file (mcp-gen tools FILE, or "tools.file" in ${CONFIG_FILE})`,
+    );
+  const out =
+    flags.out !== undefined
+      ? resolve(io.cwd, flags.out)
+      : fromFile.out !== undefined
+        ? resolve(base, fromFile.out)
+        : undefined;
+  return {
+    revisions: [],
+    all: false,
+    legacy: [],
+    out: undefined,
+    base,
+    specDir: undefined,
+    offline: true,
+    check: flags.check === true,
+    force: flags.force === true,
+    watch: flags.watch === true,
+    jsonSchema: undefined,
+    auth: false,
+    tools: { file, out },
+  };
+}
+
+/**
+ * A path as headers and messages show it: relative to `base` where it is inside it (with `/`),
+ * else absolute.
+ */
+export function shownPath(base: string, path: string): string {
+  const rel = relative(base, path);
+  if (rel === "") return ".";
+  if (rel.startsWith("..") || isAbsolute(rel) || rel.length > path.length) return path;
+  return rel.split(sep).join("/");
+}
