@@ -103,7 +103,15 @@ function checked(
     const list = typeof given === "string" ? [given] : given;
     if (!Array.isArray(list) || !list.every((v) => typeof v === "string" && v !== ""))
       fail(`"${path}" must be a list of strings`, path);
-    return [...new Set(list as string[])];
+    const values = spec.commaSeparated
+      ? (list as string[]).flatMap((v) =>
+          v
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean),
+        )
+      : (list as string[]);
+    return [...new Set(values)];
   }
   if (typeof given !== "string" || given === "") fail(`"${path}" must be a string`, path);
   if (spec.choices && !spec.choices.includes(given as string))

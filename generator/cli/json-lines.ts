@@ -75,6 +75,7 @@ export function parseJsonWithLines(text: string): JsonWithLines {
     }
     for (;;) {
       space();
+      if (text[at] !== '"') fail("expected a key");
       const keyLine = line;
       const key = string();
       const keyPath = path ? `${path}.${key}` : key;
