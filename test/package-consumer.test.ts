@@ -27,7 +27,7 @@ let served: string[];
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-consumer-"));
   const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
       cwd: ROOT,
       encoding: "utf8",
     }),
