@@ -1,5 +1,5 @@
 /** The library API (`exports` of the package): generate, loadModel, diff, deprecations, in-process. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,6 +42,47 @@ describe("library API", () => {
     expect(checked).toMatchObject({ origin: "cache", changes: [], files: [] });
     expect(readFileSync(join(work, "out", "types.ts"), "utf8")).toContain(
       "regenerate with `mcp-gen --revision 2025-03-26 --out out`",
+    );
+  });
+
+  it("generate: the CLI's options (legacy, auth) and mcp-gen.config.json, through the same pipeline", async () => {
+    const project = join(work, "project");
+    mkdirSync(project);
+    writeFileSync(
+      join(project, "mcp-gen.config.json"),
+      JSON.stringify({
+        revisions: ["2026-07-28"],
+        out: "src/mcp",
+        legacy: ["2025-11-25"],
+        auth: true,
+      }),
+    );
+    const checked = await generate({ cwd: project, specDir: SPEC_DIR, check: true });
+    expect(checked).toMatchObject({
+      revision: "2026-07-28",
+      outDir: join(project, "src", "mcp"),
+      files: [],
+    });
+    expect(checked.checks.every((c) => c.reason === "added")).toBe(true);
+    expect(checked.changes.map((c) => c.path)).toContain("runtime/oauth-client.ts");
+    expect(checked.changes.map((c) => c.path)).toContain("legacy/2025-11-25/types.ts");
+    // config: false reads no file: the options alone, here none naming a revision.
+    await expect(generate({ cwd: project, specDir: SPEC_DIR, config: false })).rejects.toThrow(
+      "missing --revision R (repeatable) or --all",
+    );
+    writeFileSync(
+      join(project, "mcp-gen.config.json"),
+      '{ "revisions": ["2026-07-28"], "outs": "x" }',
+    );
+    await expect(generate({ cwd: project, specDir: SPEC_DIR })).rejects.toThrow(
+      'unknown key "outs"; did you mean "out"?',
+    );
+    writeFileSync(
+      join(project, "mcp-gen.config.json"),
+      '{ "revisions": ["2026-07-28", "2025-11-25"] }',
+    );
+    await expect(generate({ cwd: project, specDir: SPEC_DIR, check: true })).rejects.toThrow(
+      "generate() makes one revision's output; 2 were asked for: pass `revision`",
     );
   });
 

@@ -57,6 +57,14 @@ afterAll(async () => {
 
 /** `npx mcp-gen …` in the consumer project: no spec folder, the stand-in host, a private cache. */
 async function mcpGen(...args: string[]): Promise<{ code: number; stderr: string }> {
+  return mcpGenWith({}, ...args);
+}
+
+/** As mcpGen, with `extra` added to the environment (MCP_SPEC_DIR: a spec folder). */
+async function mcpGenWith(
+  extra: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MCP_SPEC_BASE_URL: base,
@@ -64,6 +72,7 @@ async function mcpGen(...args: string[]): Promise<{ code: number; stderr: string
     npm_config_offline: "true",
   };
   delete env.MCP_SPEC_DIR;
+  Object.assign(env, extra);
   try {
     const { stderr } = await run("npx", ["mcp-gen", ...args], {
       cwd: consumer,
@@ -157,6 +166,28 @@ console.log(JSON.stringify({ methods: model.methods.length, changes: changes.len
     expect(summary).toMatchObject({ changes: 0, breaking: false });
     expect(summary.deprecations).toBeGreaterThan(0);
     expect(summary.pending).toBeGreaterThan(0); // lib-out does not exist yet: every file would be added
+  });
+
+  it("npx mcp-gen init writes the config; npx mcp-gen generates it (spec from MCP_SPEC_DIR) and --check passes", async () => {
+    const init = await mcpGen("init");
+    expect(init.code, init.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(consumer, "mcp-gen.config.json"), "utf8"))).toEqual({
+      revisions: [REVISION],
+      out: "src/mcp",
+    });
+    const generated = await mcpGenWith({ MCP_SPEC_DIR: SPEC_DIR });
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stderr).toMatch(
+      new RegExp(`^mcp-gen: ${REVISION}: wrote \\d+ files to src/mcp \\(schema from env, `),
+    );
+    expect(readFileSync(join(consumer, "src", "mcp", "types.ts"), "utf8")).toContain(
+      `regenerate with \`mcp-gen --revision ${REVISION} --out src/mcp\``,
+    );
+    // The same inputs, the schema now from the cache the first test filled: still up to date.
+    expect(await mcpGen("--check")).toEqual({
+      code: 0,
+      stderr: "mcp-gen: --check: src/mcp up to date\n",
+    });
   });
 
   it("ships source maps that carry their sources", () => {

@@ -139,11 +139,10 @@ async function revisionRunner(
       outDir,
       generatorVersion: version,
       regenerate: regenerateCommand(["mcp-gen"], GENERATE_OPTIONS, {
+        ...request.options,
         revision: [schema.revision],
         legacy: legacy.map((l) => l.revision),
         out: outDir === defaultOut ? undefined : shownPath(request.base, outDir),
-        jsonSchema: request.jsonSchema,
-        auth: request.auth,
       }),
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),
       releases,

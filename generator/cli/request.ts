@@ -25,6 +25,11 @@ export interface GenerateRequest {
   watch: boolean;
   jsonSchema: JsonSchemaAdapter | undefined;
   auth: boolean;
+  /**
+   * Every option of the table, the command line's value over the config file's: what a new option
+   * is read from (the fields above are the ones generation normalizes further).
+   */
+  options: GenerateFlags;
   /** `mcp-gen tools`, or the config's `tools` on a run that names no revision. */
   tools: { file: string; out: string | undefined } | undefined;
 }
@@ -46,7 +51,14 @@ export function generateRequest(
   const tools = (config?.values.get(TOOLS_OPTIONS) ?? {}) as ToolsFlags;
   const base = config?.dir ?? io.cwd;
   const named = flags.revision !== undefined || flags.all === true;
+  const options = Object.fromEntries(
+    Object.keys(GENERATE_OPTIONS).map((key) => [
+      key,
+      (flags as Record<string, unknown>)[key] ?? (fromFile as Record<string, unknown>)[key],
+    ]),
+  ) as GenerateFlags;
   return {
+    options,
     revisions: named ? (flags.revision ?? []) : (fromFile.revision ?? []),
     all: flags.all === true,
     legacy: flags.legacy ?? fromFile.legacy ?? [],
@@ -93,6 +105,7 @@ export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
         ? resolve(base, fromFile.out)
         : undefined;
   return {
+    options: { offline: true },
     revisions: [],
     all: false,
     legacy: [],
