@@ -3,7 +3,12 @@
  * runtime/http-headers.ts reads the header rules from the same description.
  */
 import { describe, expect, it } from "vitest";
-import { bindProtocol, type ProtocolDescription } from "../templates/runtime/protocol.js";
+import {
+  bindProtocol,
+  legacyMetaKey,
+  type EraDescription,
+  type ProtocolDescription,
+} from "../templates/runtime/protocol.js";
 import { headerRulesOf } from "../templates/runtime/http-headers.js";
 
 const ok = { ok: true };
@@ -73,6 +78,7 @@ function description(overrides: Partial<ProtocolDescription> = {}): ProtocolDesc
     deprecated: { methods: {}, metaKeys: {}, clientCapabilities: {} },
     tools: null,
     cursor: null,
+    eras: [],
     ...overrides,
   };
 }
@@ -118,6 +124,54 @@ describe("bindProtocol", () => {
     expect(() => bindProtocol(description(), validators("GetParams", "A", "Answer"))).toThrow(
       /the validators module has no isB/,
     );
+  });
+
+  it("binds each era to its own revision's validators, in the order the eras are described", () => {
+    const era = (revision: string, result: string): EraDescription => ({
+      revision,
+      protocolVersion: revision,
+      initialize: "hello",
+      initialized: null,
+      initializeResult: "Hello",
+      methods: { "things/get": { results: [result], drop: ["extra"], fill: { extra: 1 } } },
+      discover: null,
+      ping: null,
+      setLevel: null,
+      subscribe: null,
+      serverRequests: { "ask/user": { capability: "asking", results: ["Answer"] } },
+      notifications: [],
+      metaKeys: [{ role: "progressToken", modern: "token", legacy: "oldToken" }],
+      cancelled: null,
+      message: null,
+      progress: null,
+      serverCapabilities: null,
+    });
+    const eras = [era("new", "A"), era("old", "B")];
+    const bound = bindProtocol(description({ eras }), V, [
+      validators("Hello", "A", "Answer"),
+      validators("Hello", "B", "Answer"),
+    ]);
+    expect(bound.eras.map((e) => e.revision)).toEqual(["new", "old"]);
+    expect(bound.eras[0]!.methods["things/get"]!.result({ kind: "A" }).ok).toBe(true);
+    expect(bound.eras[1]!.methods["things/get"]!.result({ kind: "A" }).ok).toBe(false);
+    expect(bound.eras[1]!.methods["things/get"]).toMatchObject({
+      drop: ["extra"],
+      fill: { extra: 1 },
+    });
+    expect(bound.eras[0]!.initializeResult({ kind: "Hello" }).ok).toBe(true);
+    expect(bound.eras[0]!.serverRequests["ask/user"]!.response({ kind: "A" }).ok).toBe(false);
+    expect(bound.eras[0]!.serverRequests["ask/user"]!.capability).toBe("asking");
+    expect(legacyMetaKey(bound.eras[0]!, "progressToken")).toBe("oldToken");
+    // One validators module per era, or the generator is wrong.
+    expect(() => bindProtocol(description({ eras }), V, [validators("Hello", "A")])).toThrow(
+      /2 legacy eras described, 1 validators modules given/,
+    );
+    expect(() =>
+      bindProtocol(description({ eras }), V, [
+        validators("Hello", "A", "Answer"),
+        validators("B", "Answer"),
+      ]),
+    ).toThrow(/the validators module has no isHello/);
   });
 
   it("keeps a method named __proto__ as data", () => {

@@ -1,66 +1,28 @@
 import type { ProtocolModel, TypeNode } from "../ir/model.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
-import { wireFacts, type WireFacts } from "../ir/wire.js";
+import { describeFacts, wireFacts, type DescribeSource, type WireFacts } from "../ir/wire.js";
 import { diffModels } from "../diff/index.js";
 import { WIRE_CONVENTIONS } from "../ir/conventions.js";
+import type { EraDescription } from "../../templates/runtime/protocol.js";
+
+export type { EraDescription };
 
 /**
- * How a stateless (per-request `_meta`) revision is spoken to a peer of an initialize-era revision:
- * the data a dual-era server (and, later, a dual-era client) needs, derived from the two models and
- * the diff between them. Nothing here names a method: each entry is found by the role the schemas
- * give it, so that another pair of revisions yields its own bridge with no new code.
+ * How a stateless (per-request `_meta`) revision is spoken to a peer of an initialize-era revision,
+ * by a dual-era server and a dual-era client alike: derived from the two models and the diff between
+ * them, carried in the modern revision's protocol description (`eras`) and typed by the runtime
+ * (`EraDescription`, `templates/runtime/protocol.ts`). Nothing here names a method: each entry is
+ * found by the role the schemas give it, so that another pair of revisions yields its own era with
+ * no new code.
+ *
+ * The eras from `modern` to each legacy model, newest protocol version first.
  */
-export interface EraBridge {
-  /** The legacy revision's folder name and the protocol version its handshake negotiates. */
-  revision: string;
-  protocolVersion: string;
-  /** The legacy handshake: the request that opens a session and the notification completing it. */
-  initialize: string;
-  initialized: string | null;
-  /** The legacy handshake's result definition (validated on the way out). */
-  initializeResult: string;
-  /**
-   * Client requests both revisions have: a legacy request is served by the modern handler of the same
-   * method. `results` are the legacy result definitions; `drop` the top-level result fields the modern
-   * revision adds that no legacy result has (`resultType`, caching hints), removed on the way out.
-   */
-  shared: Array<{ method: string; results: string[]; drop: string[] }>;
-  /** Legacy client requests with no modern counterpart and no role below: answered "method not found". */
-  unserved: string[];
-  /** The legacy liveness request, answered by the runtime. */
-  ping: string | null;
-  /** The legacy request setting the session's log level, and its level param. */
-  setLevel: { method: string; param: string; capability: string } | null;
-  /**
-   * Per-resource subscriptions of the legacy revision: the requests opening and closing one (found by
-   * the capability flag the modern listen filter names), and the notification they opt into.
-   */
-  subscribe: {
-    method: string;
-    unsubscribe: string;
-    notification: string;
-    capability: [string, string];
-  } | null;
-  /**
-   * What a modern `input_required` answer becomes on a legacy session: each modern input request that
-   * the legacy revision sends as a request of its own (the diff's `method-kind-changed`), the client
-   * capability it needs, and the legacy result definitions its answer is validated against.
-   */
-  serverRequests: Array<{ method: string; capability: string; results: string[] }>;
-  /** Server notifications the legacy revision has; a modern one it lacks is not sent on a legacy session. */
-  notifications: string[];
-  /** `_meta` keys by role: the modern key, and the legacy one (`null`: the legacy revision has no such key). */
-  metaKeys: Array<{ role: keyof WireFacts["meta"]; modern: string; legacy: string | null }>;
-  /** The legacy revision's cancellation and log notifications (the runtime reads their params). */
-  cancelled: string | null;
-  message: string | null;
-  progress: string | null;
-}
-
-/** Bridges from `modern` to each legacy model, newest protocol version first. */
-export function eraBridges(modern: ProtocolModel, legacies: readonly ProtocolModel[]): EraBridge[] {
+export function eraDescriptions(
+  modern: ProtocolModel,
+  legacies: readonly ProtocolModel[],
+): EraDescription[] {
   return legacies
-    .map((legacy) => eraBridge(modern, legacy))
+    .map((legacy) => eraDescription(modern, legacy))
     .sort((a, b) =>
       a.protocolVersion < b.protocolVersion ? 1 : a.protocolVersion > b.protocolVersion ? -1 : 0,
     );
@@ -77,7 +39,7 @@ export function bridgeProblem(modern: ProtocolModel, legacy: ProtocolModel): str
   return null;
 }
 
-export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBridge {
+export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): EraDescription {
   const problem = bridgeProblem(modern, legacy);
   const lifecycle = legacy.lifecycle;
   if (problem || lifecycle.kind !== "stateful")
@@ -90,12 +52,17 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
     changes.filter((c) => c.ruleId === "method-kind-changed").map((c) => c.location),
   );
   const modernRequests = new Map(wire.modern.requests.map((r) => [r.method.method, r]));
-  const topLevel = (index: ModelIndex, results: string[]): Set<string> =>
+  const fields = (index: ModelIndex, results: readonly string[], required = false): Set<string> =>
     new Set(
       results.flatMap(
-        (name) => index.objectOf({ kind: "ref", name })?.properties.map((p) => p.name) ?? [],
+        (name) =>
+          index
+            .objectOf({ kind: "ref", name })
+            ?.properties.filter((p) => !required || !p.optional)
+            .map((p) => p.name) ?? [],
       ),
     );
+  const legacyValue = uncachedValue(wire.modern);
 
   const setLevelRequest = wire.legacy.requests.find((r) =>
     (index.legacy.objectOf(r.method.params)?.properties ?? []).some((p) =>
@@ -105,10 +72,10 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
   const setLevel = setLevelRequest
     ? {
         method: setLevelRequest.method.method,
-        capability: setLevelRequest.capability ?? setLevelRequest.method.method,
         param: index.legacy
           .objectOf(setLevelRequest.method.params)!
           .properties.find((p) => refersTo(p.type, WIRE_CONVENTIONS.logLevelType))!.name,
+        capability: setLevelRequest.capability ?? setLevelRequest.method.method,
       }
     : null;
   const subscribe = subscriptionRequests(wire, legacy);
@@ -122,26 +89,24 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
       subscribe?.unsubscribe,
     ].filter((m): m is string => !!m),
   );
-  const shared: EraBridge["shared"] = [];
-  const unserved: string[] = [];
+  // Legacy requests with no modern counterpart and no role above are in no table: "method not found".
+  const methods: Record<string, EraDescription["methods"][string]> = {};
   for (const request of wire.legacy.requests) {
     const method = request.method.method;
-    if (roles.has(method)) continue;
     const counterpart = modernRequests.get(method);
-    if (!counterpart || counterpart.builtIn) {
-      unserved.push(method);
-      continue;
-    }
-    const legacyFields = topLevel(index.legacy, request.method.results);
-    const modernFields = topLevel(
-      index.modern,
-      counterpart.method.results.filter((r) => r !== wire.modern.inputRequiredResult),
+    if (roles.has(method) || !counterpart || counterpart.builtIn) continue;
+    const legacyFields = fields(index.legacy, request.method.results);
+    const modernResults = counterpart.method.results.filter(
+      (r) => r !== wire.modern.inputRequiredResult,
     );
-    shared.push({
-      method,
-      results: request.method.results,
-      drop: [...modernFields].filter((f) => !legacyFields.has(f)),
-    });
+    const drop = [...fields(index.modern, modernResults)].filter((f) => !legacyFields.has(f));
+    const required = fields(index.modern, modernResults, true);
+    const fill: Record<string, unknown> = {};
+    for (const field of drop) {
+      const value = required.has(field) ? legacyValue(field) : null;
+      if (value) fill[field] = value.value;
+    }
+    methods[method] = { results: request.method.results, drop, fill };
   }
 
   const initializeRequest = wire.legacy.requests.find(
@@ -159,15 +124,17 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
     protocolVersion: legacy.protocolVersion!,
     initialize: lifecycle.initialize,
     initialized: lifecycle.initialized,
-    initializeResult: initializeRequest?.method.results[0] ?? "",
-    shared,
-    unserved,
+    initializeResult: initializeRequest?.method.results[0] ?? null,
+    methods,
+    discover: discoverFromHandshake(modern, legacy, legacyValue),
     ping: wire.legacy.ping,
     setLevel,
     subscribe,
-    serverRequests: wire.legacy.inputRequests
-      .filter((i) => becameInput.has(i.method) && modernInputs.has(i.method))
-      .map((i) => ({ method: i.method, capability: i.capability, results: i.results })),
+    serverRequests: Object.fromEntries(
+      wire.legacy.inputRequests
+        .filter((i) => becameInput.has(i.method) && modernInputs.has(i.method))
+        .map((i) => [i.method, { capability: i.capability, results: i.results }]),
+    ),
     notifications: methodRoles(legacy.methods)
       .filter((m) => m.kind === "notification" && m.sender !== "client")
       .map((m) => m.method),
@@ -175,7 +142,62 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
     cancelled: wire.legacy.notifications.cancelled,
     message: wire.legacy.notifications.message,
     progress: wire.legacy.notifications.progress,
+    serverCapabilities:
+      Object.entries(describeFacts(legacy).fields).find(
+        ([, source]) => source === "capabilities",
+      )?.[0] ?? null,
   };
+}
+
+/** What a modern-only field is for a legacy answer: complete, and not cacheable; `null` for any other field. */
+function uncachedValue(wire: WireFacts): (field: string) => { value: unknown } | null {
+  return (field) => {
+    if (field === wire.envelope.fields.resultType && wire.resultTypes)
+      return { value: wire.resultTypes.complete };
+    const hints = wire.envelope.fields.cacheHints;
+    if (field === hints?.ttl) return { value: WIRE_CONVENTIONS.uncached.ttl };
+    if (field === hints?.scope) return { value: WIRE_CONVENTIONS.uncached.scope };
+    return null;
+  };
+}
+
+/**
+ * The modern server description built from the legacy handshake's result: both are "describe"
+ * results of their revision (`describeFacts`), so each modern field is matched to the handshake
+ * field of the same source; the list of versions is the one negotiated. A required modern field
+ * with no source makes the description unavailable.
+ */
+function discoverFromHandshake(
+  modern: ProtocolModel,
+  legacy: ProtocolModel,
+  legacyValue: (field: string) => { value: unknown } | null,
+): EraDescription["discover"] {
+  if (modern.lifecycle.kind !== "stateless") return null;
+  const modernFields = describeFacts(modern).fields;
+  const bySource = new Map<DescribeSource, string>();
+  for (const [field, source] of Object.entries(describeFacts(legacy).fields))
+    bySource.set(source, field);
+  const fields: Record<string, { version: true } | { field: string } | { value: unknown }> = {};
+  const wire = wireFacts(modern);
+  const resultType = wire.envelope.fields.resultType;
+  if (resultType) {
+    const value = legacyValue(resultType);
+    if (value) fields[resultType] = value;
+  }
+  for (const [field, source] of Object.entries(modernFields)) {
+    if (source === "supportedVersions") fields[field] = { version: true };
+    else if (bySource.has(source)) fields[field] = { field: bySource.get(source)! };
+    else {
+      const value = legacyValue(field);
+      if (value) fields[field] = value;
+    }
+  }
+  const infoField = bySource.get("info");
+  const info =
+    wire.meta.serverInfo && infoField && !Object.values(modernFields).includes("info")
+      ? { metaKey: wire.meta.serverInfo, field: infoField }
+      : null;
+  return { method: modern.lifecycle.discover, fields, info };
 }
 
 /**
@@ -186,7 +208,7 @@ export function eraBridge(modern: ProtocolModel, legacy: ProtocolModel): EraBrid
 function subscriptionRequests(
   wire: { modern: WireFacts; legacy: WireFacts },
   legacy: ProtocolModel,
-): EraBridge["subscribe"] {
+): EraDescription["subscribe"] {
   const legacyRequests = new Map(wire.legacy.requests.map((r) => [r.method.method, r]));
   for (const entry of wire.modern.listen?.filter ?? []) {
     const [capability, flag] = entry.capability;
@@ -199,6 +221,7 @@ function subscriptionRequests(
       return {
         method: open.method.method,
         unsubscribe: close.method.method,
+        param: open.target,
         notification: entry.notification,
         capability: [capability, flag],
       };

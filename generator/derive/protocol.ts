@@ -1,11 +1,13 @@
 import type { ProtocolModel } from "../ir/model.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
-import { wireFacts, type WireFacts } from "../ir/wire.js";
+import { wireFacts } from "../ir/wire.js";
+import { eraDescriptions } from "./eras.js";
 import { featureFacts } from "../ir/features.js";
 import { PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
 import type { RegistryEntry } from "../registry/index.js";
 import { GeneratorError } from "../errors.js";
 import type {
+  EraDescription,
   MethodDescription,
   ProtocolDescription,
   ToolsDescription,
@@ -27,8 +29,9 @@ export type { ProtocolDescription };
 export function protocolDescription(
   model: ProtocolModel,
   registry: readonly RegistryEntry[],
-  wire: WireFacts = wireFacts(model),
+  legacies: readonly ProtocolModel[] = [],
 ): ProtocolDescription | null {
+  const wire = wireFacts(model);
   const { lifecycle, protocolVersion } = model;
   if (wire.requests.length === 0 || lifecycle.kind === "unknown" || protocolVersion === null)
     return null;
@@ -89,8 +92,9 @@ export function protocolDescription(
     deprecated: deprecatedOnTheWire(model, registry),
     tools: toolsDescription(model),
     cursor: featureFacts(model).cursor,
+    eras: eraDescriptions(model, legacies),
   };
-  checkDescription(model, description);
+  checkDescription(model, description, legacies);
   return description;
 }
 
@@ -158,16 +162,25 @@ function deprecatedOnTheWire(
 
 /**
  * The description is data the runtimes trust: every definition it names for a validator exists,
- * every method it names is one of the revision's, and it is JSON (what is emitted is what was
- * derived). A failure is a generator bug, reported as a generation error rather than as output
- * that fails when it loads.
+ * every method it names is one of the revision's (an era's: of its legacy revision, `legacies`),
+ * and it is JSON (what is emitted is what was derived). A failure is a generator bug, reported as a
+ * generation error rather than as output that fails when it loads.
  */
-export function checkDescription(model: ProtocolModel, description: ProtocolDescription): void {
+export function checkDescription(
+  model: ProtocolModel,
+  description: ProtocolDescription,
+  legacies: readonly ProtocolModel[] = [],
+): void {
   const index = new ModelIndex(model);
   const methods = new Set(model.methods.map((m) => m.method));
-  const fail = (what: string) => {
+  const fail = (what: string): never => {
     throw new GeneratorError(`protocol description: ${what}`, model.source.file);
   };
+  for (const era of description.eras) {
+    const legacy = legacies.find((l) => l.revision === era.revision);
+    if (!legacy) fail(`era ${era.revision} has no legacy revision`);
+    else checkEra(legacy, era, fail);
+  }
   const definitions = [
     ...Object.values(description.methods).flatMap((m) => [m.params.definition, ...m.results]),
     ...Object.values(description.inputRequests).flatMap((i) => i.results),
@@ -188,6 +201,38 @@ export function checkDescription(model: ProtocolModel, description: ProtocolDesc
     if (method !== null && !methods.has(method)) fail(`names unknown method \`${method}\``);
   const where = notJson(description, "");
   if (where !== null) fail(`holds a value JSON cannot carry at ${where || "/"}`);
+}
+
+/** An era names only definitions and methods of its legacy revision (the modern ones it maps them to excepted). */
+function checkEra(legacy: ProtocolModel, era: EraDescription, fail: (what: string) => never): void {
+  const index = new ModelIndex(legacy);
+  const methods = new Set(legacy.methods.map((m) => m.method));
+  const definitions = [
+    era.initializeResult,
+    ...Object.values(era.methods).flatMap((m) => m.results),
+    ...Object.values(era.serverRequests).flatMap((r) => r.results),
+  ];
+  for (const name of definitions)
+    if (name !== null && !index.get(name))
+      fail(`era ${era.revision} names unknown definition \`${name}\``);
+  const named = [
+    era.initialize,
+    era.initialized,
+    era.ping,
+    era.setLevel?.method ?? null,
+    era.subscribe?.method ?? null,
+    era.subscribe?.unsubscribe ?? null,
+    era.subscribe?.notification ?? null,
+    era.cancelled,
+    era.message,
+    era.progress,
+    ...Object.keys(era.methods),
+    ...Object.keys(era.serverRequests),
+    ...era.notifications,
+  ];
+  for (const method of named)
+    if (method !== null && !methods.has(method))
+      fail(`era ${era.revision} names unknown method \`${method}\``);
 }
 
 /** The pointer of the first value that does not survive JSON unchanged (`undefined`, a function, NaN…), or `null`. */

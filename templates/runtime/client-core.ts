@@ -29,6 +29,7 @@ import {
   describeSession,
   eraOf,
   legacyListen,
+  legacyMetaKey,
   legacyParams,
   modernResult,
   type LegacyEra,
@@ -558,7 +559,9 @@ export class ClientCore {
     const legacy = handshake ? { result: null, fill: {} } : own(era.methods, method);
     if (!legacy) throw new MethodNotInEraError(era.revision, method);
     const progressToken =
-      options.onProgress && era.progressTokenKey ? `p${this.nextToken++}` : undefined;
+      options.onProgress && legacyMetaKey(era, "progressToken")
+        ? `p${this.nextToken++}`
+        : undefined;
     const params = handshake ? base : legacyParams(era, base, this.modernMetaKeys, progressToken);
     let response: JsonRpcResponse;
     try {

@@ -2,51 +2,15 @@
  * The initialize era, spoken by a client of a stateless (per-request `_meta`) revision: how a
  * modern call becomes a request on a legacy session and how its answer, once checked against the
  * legacy revision's validators, becomes the modern result. Everything revision-specific comes from
- * the `LegacyEra` descriptions the generator derives from the legacy revisions' schemas and their
- * diff with the modern one (`generator/derive/client-eras.ts`). Revision-independent; copied
+ * the eras (`LegacyEra`, `runtime/protocol.ts`) the generator derives from the legacy revisions'
+ * schemas and their diff with the modern one (`generator/derive/eras.ts`). Revision-independent; copied
  * verbatim into generated output.
  */
-import type { ClientProtocol, Validate } from "./client-protocol.js";
+import type { ClientProtocol } from "./client-protocol.js";
 import { isRecord, type JsonRpcNotification } from "./jsonrpc.js";
+import { legacyMetaKey, type LegacyEra } from "./protocol.js";
 
-/** One legacy revision the client was generated for (`--legacy`). */
-export interface LegacyEra {
-  revision: string;
-  protocolVersion: string;
-  initialize: string;
-  initialized: string | null;
-  initializeResult: Validate;
-  /** Modern methods the revision has: the legacy result's validator, and the modern fields put back (with their value). */
-  methods: Readonly<Record<string, { result: Validate; fill: Readonly<Record<string, unknown>> }>>;
-  /** The modern discovery request, answered from the handshake's result; `null` when it cannot be. */
-  discover: {
-    method: string;
-    fields: Readonly<Record<string, { version: true } | { field: string } | { value: unknown }>>;
-    info: { metaKey: string; field: string } | null;
-  } | null;
-  /** The liveness request the server may send; answered with the empty result. */
-  ping: string | null;
-  /** Requests the server sends on the wire that an input handler answers, with the capability each needs. */
-  serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
-  progressTokenKey: string | null;
-  cancelled: string | null;
-  /**
-   * Per-resource subscriptions: the requests opening and closing one, the param (and notification
-   * field) naming the resource, the notification they opt into and the server capability flag they
-   * need; `null` when the revision has none.
-   */
-  subscribe: {
-    method: string;
-    unsubscribe: string;
-    param: string;
-    notification: string;
-    capability: readonly [string, string];
-  } | null;
-  /** The server notifications the revision has. */
-  notifications: readonly string[];
-  /** The handshake result's field holding the server's capabilities. */
-  serverCapabilities: string | null;
-}
+export { legacyMetaKey, type LegacyEra };
 
 /** A legacy session as the client holds it: the era the server agreed to and what its handshake said. */
 export interface LegacySession {
@@ -74,8 +38,8 @@ export function legacyParams(
   if (isRecord(params._meta))
     for (const [key, value] of Object.entries(params._meta))
       if (!modernKeys.has(key)) meta[key] = value;
-  if (progressToken !== undefined && era.progressTokenKey)
-    meta[era.progressTokenKey] = progressToken;
+  const progressTokenKey = legacyMetaKey(era, "progressToken");
+  if (progressToken !== undefined && progressTokenKey) meta[progressTokenKey] = progressToken;
   if (Object.keys(meta).length > 0) out._meta = meta;
   else delete out._meta;
   return out;

@@ -21,7 +21,6 @@ import {
   LegacySessions,
   type LegacyCall,
   type LegacyOptions,
-  type LegacyProtocol,
 } from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
 import { InputRounds } from "./input-required.js";
@@ -55,17 +54,18 @@ export type { MethodSpec } from "./protocol.js";
  */
 export interface Protocol extends BoundProtocol {
   errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
-  /** Initialize-era revisions this server also serves, newest first (empty: modern clients only). */
-  legacy: readonly LegacyProtocol[];
 }
 
-/** The server's protocol: the generated description, bound to the generated validators. */
+/**
+ * The server's protocol: the generated description, bound to the generated validators, its eras
+ * (the initialize-era revisions also served; none: modern clients only) each to its own revision's.
+ */
 export function serverProtocol(
   description: ProtocolDescription,
   validators: ValidatorsModule,
-  legacy: readonly LegacyProtocol[] = [],
+  legacy: readonly ValidatorsModule[] = [],
 ): Protocol {
-  const bound = bindProtocol(description, validators);
+  const bound = bindProtocol(description, validators, legacy);
   const { errors } = description;
   return {
     ...bound,
@@ -74,7 +74,6 @@ export function serverProtocol(
       missingCapability: errors.missingCapability ?? ErrorCode.InvalidParams,
       headerMismatch: errors.headerMismatch,
     },
-    legacy,
   };
 }
 
@@ -232,9 +231,9 @@ export class Dispatcher implements MessageHandler {
       : null;
     const lifecycle = protocol.lifecycle;
     this.legacy =
-      protocol.legacy.length > 0 && lifecycle.kind === "stateless"
+      protocol.eras.length > 0 && lifecycle.kind === "stateless"
         ? new LegacySessions(
-            protocol.legacy,
+            protocol.eras,
             {
               protocolVersion: protocol.protocolVersion,
               requestMeta: lifecycle,

@@ -2,8 +2,8 @@
  * The initialize era, served by a stateless (per-request `_meta`) server: a legacy client opens a
  * session with its handshake, and its requests are then answered by the same handlers as modern
  * ones, their params given the `_meta` the session stands for and their results put back into the
- * legacy shape. Everything revision-specific comes from a `LegacyProtocol` the generator derives
- * from the legacy revision's schema and the diff between the two. Revision-independent; copied
+ * legacy shape. Everything revision-specific comes from the era (`LegacyEra`, `runtime/protocol.ts`)
+ * the generator derives from the legacy revision's schema and the diff between the two. Revision-independent; copied
  * verbatim into generated output.
  */
 import { ErrorCode, isRecord, RpcError, success } from "./jsonrpc.js";
@@ -16,34 +16,7 @@ import type {
 import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
 import type { Validate } from "./checks.js";
 import type { Principal } from "./http-auth.js";
-
-/** One legacy revision, as the generator derived it (see `generator/derive/eras.ts`). */
-export interface LegacyProtocol {
-  revision: string;
-  protocolVersion: string;
-  initialize: string;
-  initialized: string | null;
-  initializeResult: Validate;
-  /** Requests served by the modern handler of the same method: the legacy result's validator, and the modern fields the legacy result lacks. */
-  methods: Readonly<Record<string, { result: Validate; drop: readonly string[] }>>;
-  ping: string | null;
-  setLevel: { method: string; param: string; capability: string } | null;
-  subscribe: {
-    method: string;
-    unsubscribe: string;
-    notification: string;
-    capability: readonly [string, string];
-  } | null;
-  /** Modern input requests sent as requests of their own on a legacy session, with the capability each needs. */
-  serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
-  /** Server notifications the legacy revision has. */
-  notifications: readonly string[];
-  /** `_meta` keys by role: the modern key and the legacy one (`null`: the legacy revision has none). */
-  metaKeys: ReadonlyArray<{ role: string; modern: string; legacy: string | null }>;
-  cancelled: string | null;
-  message: string | null;
-  progress: string | null;
-}
+import type { LegacyEra } from "./protocol.js";
 
 export interface LegacyOptions {
   /** Legacy sessions kept at once; past it the least recently used one is ended. Default 10,000. */
@@ -79,7 +52,7 @@ export interface LegacyHost {
 
 /** What the modern serving path needs to answer one legacy request. */
 export interface LegacyCall {
-  protocol: LegacyProtocol;
+  protocol: LegacyEra;
   session: LegacySession;
   method: { result: Validate; drop: readonly string[] };
 }
@@ -106,7 +79,7 @@ export class LegacySession {
   ended = false;
 
   constructor(
-    readonly protocol: LegacyProtocol,
+    readonly protocol: LegacyEra,
     readonly clientCapabilities: Record<string, unknown>,
     readonly clientInfo: unknown,
     /** The transport's session record (its `SESSION_SEND` reaches the client outside any request). */
@@ -222,7 +195,7 @@ export class LegacySession {
 export class LegacySessions {
   /** Open sessions, least recently used first (a Map keeps insertion order; use re-inserts). */
   private readonly sessions = new Map<LegacySession, true>();
-  private readonly byInitialize = new Map<string, LegacyProtocol[]>();
+  private readonly byInitialize = new Map<string, LegacyEra[]>();
   readonly maxSessions: number;
   readonly inputTimeoutMs: number;
   readonly maxInputRounds: number;
@@ -230,7 +203,7 @@ export class LegacySessions {
 
   constructor(
     /** Newest protocol version first. */
-    readonly protocols: readonly LegacyProtocol[],
+    readonly protocols: readonly LegacyEra[],
     private readonly host: LegacyHost,
     options: LegacyOptions = {},
   ) {
@@ -326,12 +299,12 @@ export class LegacySessions {
       const declared = host.serverCapabilities[subscribe.capability[0]];
       if (!isRecord(declared) || declared[subscribe.capability[1]] !== true)
         return notFound(host, request);
-      const uri = params.uri;
+      const uri = params[subscribe.param];
       if (typeof uri !== "string")
         return host.error(
           request.id,
           ErrorCode.InvalidParams,
-          "Invalid params: /uri must be a string",
+          `Invalid params: /${subscribe.param} must be a string`,
         );
       if (request.method === subscribe.unsubscribe) session.subscriptions.delete(uri);
       else {
@@ -409,7 +382,7 @@ export class LegacySessions {
       const { protocol } = session;
       if (!protocol.notifications.includes(notification.method)) continue;
       if (protocol.subscribe?.notification === notification.method) {
-        const uri = notification.params?.uri;
+        const uri = notification.params?.[protocol.subscribe.param];
         if (typeof uri !== "string" || !session.subscriptions.has(uri)) continue;
       }
       const params = this.legacyParams(protocol, notification.params);
@@ -423,7 +396,7 @@ export class LegacySessions {
 
   /** A modern notification's params with the `_meta` keys the legacy revision lacks removed. */
   legacyParams(
-    protocol: LegacyProtocol,
+    protocol: LegacyEra,
     params: Record<string, unknown> | undefined,
   ): Record<string, unknown> | undefined {
     if (!params || !isRecord(params._meta)) return params;
@@ -517,7 +490,7 @@ export class LegacySessions {
 
 /** A result's `_meta` with the keys the legacy revision lacks removed (and renamed where it has them under another name). */
 export function legacyMeta(
-  protocol: LegacyProtocol,
+  protocol: LegacyEra,
   meta: Record<string, unknown>,
 ): Record<string, unknown> {
   const kept: Record<string, unknown> = { ...meta };

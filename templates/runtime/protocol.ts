@@ -160,6 +160,107 @@ export interface ProtocolDescription {
   tools: ToolsDescription | null;
   /** The cursor of paginated lists: the param asking for a page, the result field naming the next. */
   cursor: { param: string; result: string } | null;
+  /**
+   * The initialize-era revisions this one also speaks (`--legacy`), newest first; empty for a
+   * revision generated alone.
+   */
+  eras: readonly EraDescription[];
+}
+
+/**
+ * An initialize-era revision spoken by a server or client of a stateless (per-request `_meta`) one:
+ * what a dual-era server and a dual-era client read, derived from the two revisions' schemas and
+ * their diff (`generator/derive/eras.ts`). Definitions are the legacy revision's; nothing here is
+ * a method name the runtime knows beforehand.
+ */
+export interface EraDescription {
+  /** The legacy revision's folder name and the protocol version its handshake negotiates. */
+  revision: string;
+  protocolVersion: string;
+  /** The legacy handshake: the request opening a session and the notification completing it. */
+  initialize: string;
+  initialized: string | null;
+  /** The handshake's result definition, or `null` when the revision names none (not checked). */
+  initializeResult: string | null;
+  /**
+   * The modern requests the legacy revision has, each served (and called) as the same method: the
+   * legacy result definitions; `drop`, the top-level fields only the modern results have (a server
+   * removes them from a legacy answer); `fill`, those of them the modern result requires, with the
+   * value that says what a legacy answer means (a client puts them back).
+   */
+  methods: Readonly<
+    Record<
+      string,
+      {
+        results: readonly string[];
+        drop: readonly string[];
+        fill: Readonly<Record<string, unknown>>;
+      }
+    >
+  >;
+  /**
+   * The modern discovery request, answered from the handshake's result: each modern field and
+   * where its value comes from (the negotiated version, a handshake field, or a fixed value), and
+   * the `_meta` key naming the server with the handshake field holding its identity. `null` when
+   * either revision lacks what that needs.
+   */
+  discover: {
+    method: string;
+    fields: Readonly<Record<string, { version: true } | { field: string } | { value: unknown }>>;
+    info: { metaKey: string; field: string } | null;
+  } | null;
+  /** The legacy liveness request, answered by either side. */
+  ping: string | null;
+  /** The legacy request setting the session's log level, its level param and the server capability it needs. */
+  setLevel: { method: string; param: string; capability: string } | null;
+  /**
+   * Per-resource subscriptions: the requests opening and closing one, the param (and notification
+   * param) naming the resource, the notification they opt into and the server capability flag they
+   * need; `null` when the revision has none.
+   */
+  subscribe: {
+    method: string;
+    unsubscribe: string;
+    param: string;
+    notification: string;
+    capability: readonly [string, string];
+  } | null;
+  /**
+   * Modern input requests the legacy revision sends as requests of their own: the client
+   * capability each needs and the legacy result definitions its answer is checked against.
+   */
+  serverRequests: Readonly<Record<string, { capability: string; results: readonly string[] }>>;
+  /** The server notifications the legacy revision has; a modern one it lacks is not sent to its sessions. */
+  notifications: readonly string[];
+  /** `_meta` keys by role: the modern key, and the legacy one (`null`: the legacy revision has none). */
+  metaKeys: ReadonlyArray<{ role: string; modern: string; legacy: string | null }>;
+  /** The legacy cancellation, log and progress notifications. */
+  cancelled: string | null;
+  message: string | null;
+  progress: string | null;
+  /** The handshake result's field holding the server's capabilities. */
+  serverCapabilities: string | null;
+}
+
+/** An initialize-era revision as a server and a client read it: its description with the legacy revision's validators in place. */
+export interface LegacyEra extends Omit<
+  EraDescription,
+  "initializeResult" | "methods" | "serverRequests"
+> {
+  /** Validates the handshake's result. */
+  initializeResult: Validate;
+  methods: Readonly<
+    Record<
+      string,
+      { result: Validate; drop: readonly string[]; fill: Readonly<Record<string, unknown>> }
+    >
+  >;
+  serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
+}
+
+/** The legacy `_meta` key of a role (`progressToken`…), or `null` when the legacy revision has none. */
+export function legacyMetaKey(era: Pick<EraDescription, "metaKeys">, role: string): string | null {
+  return era.metaKeys.find((key) => key.role === role)?.legacy ?? null;
 }
 
 /** A method as the runtimes use it: its description with its validators in place. */
@@ -173,7 +274,7 @@ export interface MethodSpec extends MethodDescription {
 /** A description with its validators in place: what the dispatcher and the client core are given. */
 export interface Protocol extends Omit<
   ProtocolDescription,
-  "methods" | "inputRequests" | "inputRequiredResult"
+  "methods" | "inputRequests" | "inputRequiredResult" | "eras"
 > {
   methods: Readonly<Record<string, MethodSpec>>;
   inputRequests: Readonly<
@@ -183,6 +284,8 @@ export interface Protocol extends Omit<
   anyInputResponse: Validate;
   /** Validates an `input_required` answer, or `null` in revisions without one. */
   inputRequiredResult: Validate | null;
+  /** The initialize-era revisions also spoken, newest first, each with its own validators in place. */
+  eras: readonly LegacyEra[];
   /** The description as generated. */
   description: ProtocolDescription;
 }
@@ -195,25 +298,15 @@ export type ValidatorsModule = { readonly [name: string]: unknown };
 
 /**
  * The description with the revision's validators in place, each looked up once by the definition
- * it names. A name without its validators is a generator bug, reported at once.
+ * it names; each era's with its own revision's validators (`legacy`, in the order of
+ * `description.eras`). A name without its validators is a generator bug, reported at once.
  */
 export function bindProtocol(
   description: ProtocolDescription,
   validators: ValidatorsModule,
+  legacy: readonly ValidatorsModule[] = [],
 ): Protocol {
-  const find = (kind: "is" | "validate", name: string) => {
-    const found = validators[`${kind}${name}`];
-    if (typeof found !== "function")
-      throw new Error(`mcp-gen runtime: the validators module has no ${kind}${name}`);
-    return found as (value: unknown) => never;
-  };
-  const validator = (name: string): Validate => checked(find("is", name), find("validate", name));
-  const results = (names: readonly string[]): Validate =>
-    names.length === 0
-      ? () => VALID
-      : names.length === 1
-        ? validator(names[0]!)
-        : anyOf(...names.map(validator));
+  const { find, validator, results } = validatorsOf(validators);
   // Object.fromEntries: a key is data, even `__proto__`.
   const methods = Object.fromEntries(
     Object.entries(description.methods).map(([method, spec]): [string, MethodSpec] => [
@@ -233,6 +326,10 @@ export function bindProtocol(
       { ...input, response: results(input.results) },
     ]),
   );
+  if (legacy.length !== description.eras.length)
+    throw new Error(
+      `mcp-gen runtime: ${description.eras.length} legacy eras described, ${legacy.length} validators modules given`,
+    );
   return {
     ...description,
     methods,
@@ -243,6 +340,46 @@ export function bindProtocol(
     inputRequiredResult: description.inputRequiredResult
       ? validator(description.inputRequiredResult)
       : null,
+    eras: description.eras.map((era, i) => bindEra(era, legacy[i]!)),
     description,
   };
+}
+
+/** An era's description with its revision's validators in place. */
+function bindEra(era: EraDescription, validators: ValidatorsModule): LegacyEra {
+  const { validator, results } = validatorsOf(validators);
+  return {
+    ...era,
+    initializeResult: era.initializeResult ? validator(era.initializeResult) : () => VALID,
+    methods: Object.fromEntries(
+      Object.entries(era.methods).map(([method, spec]) => [
+        method,
+        { result: results(spec.results), drop: spec.drop, fill: spec.fill },
+      ]),
+    ),
+    serverRequests: Object.fromEntries(
+      Object.entries(era.serverRequests).map(([method, request]) => [
+        method,
+        { capability: request.capability, response: results(request.results) },
+      ]),
+    ),
+  };
+}
+
+/** A validators module's checks by definition name, and the check of "any of these results". */
+function validatorsOf(validators: ValidatorsModule) {
+  const find = (kind: "is" | "validate", name: string) => {
+    const found = validators[`${kind}${name}`];
+    if (typeof found !== "function")
+      throw new Error(`mcp-gen runtime: the validators module has no ${kind}${name}`);
+    return found as (value: unknown) => never;
+  };
+  const validator = (name: string): Validate => checked(find("is", name), find("validate", name));
+  const results = (names: readonly string[]): Validate =>
+    names.length === 0
+      ? () => VALID
+      : names.length === 1
+        ? validator(names[0]!)
+        : anyOf(...names.map(validator));
+  return { find, validator, results };
 }

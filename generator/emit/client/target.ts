@@ -3,20 +3,15 @@ import type { MethodRole, ProtocolModel } from "../../ir/model.js";
 import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
-import { code, ident, join, jsdoc, json, str, type Code } from "../code.js";
+import { code, ident, join, jsdoc, str, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { runtimeModule, typesModule, validatorsModule } from "../modules.js";
-import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
+import { CHECKS_RUNTIME } from "../checks.js";
 import { runtimeFile } from "../file.js";
 import { GeneratorError } from "../../errors.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import type { ProtocolDescription } from "../../derive/protocol.js";
-import {
-  legacyHandshakeFields,
-  legacyValidators,
-  serverRequestsLiteral,
-} from "../server/target.js";
-import { clientEraBridges, type ClientEraBridge } from "../../derive/client-eras.js";
+import { legacyValidators } from "../server/target.js";
 
 /**
  * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`
@@ -83,7 +78,7 @@ export const clientTarget: Target = {
     if (!description) return [];
     const own = ownParams(description);
     const index = new ModelIndex(model);
-    const eras = clientEraBridges(model, ctx.legacy ?? []);
+    const eras = description.eras;
     const file = new CodeFile("client.ts", [
       typesModule().from,
       validatorsModule().from,
@@ -175,11 +170,16 @@ export const clientTarget: Target = {
     const notificationType = notificationUnion
       ? t(notificationUnion)
       : file.use(MODULES.jsonrpc.type("JsonRpcNotification"));
-    // The description, bound to this revision's validators.
-    const protocol = code`${file.use(MODULES.protocol.value("bindProtocol"))}(${file.use(PROTOCOL_MODULE.value("PROTOCOL_DESCRIPTION"))}, ${file.use(validatorsModule())})`;
-    const legacyEras = code`[${join(
-      eras.map((era) => legacyEraLiteral(era, new CheckCode(file, legacyValidators(era)))),
-    )}]`;
+    // The description, bound to this revision's validators and each era's to its own revision's.
+    const bind = [
+      file.use(PROTOCOL_MODULE.value("PROTOCOL_DESCRIPTION")),
+      file.use(validatorsModule()),
+      ...(eras.length > 0
+        ? [code`[${join(eras.map((era) => file.use(legacyValidators(era))))}]`]
+        : []),
+    ];
+    const protocol = code`${file.use(MODULES.protocol.value("bindProtocol"))}(${join(bind)})`;
+    const legacyEras = eras.length > 0 ? code`CLIENT_PROTOCOL.eras` : code`[]`;
     const content = file.render("client.ts.hbs", {
       methods: methods.map((m, i) => ({
         name: ident(m.name),
@@ -314,28 +314,4 @@ function pagination(
   const arrays = result.properties.filter((p) => p.type.kind === "array");
   if (arrays.length !== 1) return null;
   return { items: arrays[0]!.name, result: results[0]!, cursor: cursor.param };
-}
-
-/**
- * A legacy revision as the client runtime's `LegacyEra` literal: its handshake, and for each modern
- * method it has, the legacy check its answers go through and the fields put back.
- */
-function legacyEraLiteral(bridge: ClientEraBridge, checks: CheckCode): Code {
-  const handshake = legacyHandshakeFields(
-    bridge,
-    bridge.methods,
-    (m) => code`fill: ${json(m.fill)}`,
-    checks,
-  );
-  return code`{
-    ${handshake}
-    discover: ${json(bridge.discover)},
-    ping: ${bridge.ping},
-    serverRequests: ${serverRequestsLiteral(bridge, checks)},
-    progressTokenKey: ${bridge.progressTokenKey},
-    cancelled: ${bridge.cancelled},
-    subscribe: ${json(bridge.subscribe)},
-    notifications: ${json(bridge.notifications)},
-    serverCapabilities: ${bridge.serverCapabilities},
-  }`;
 }

@@ -9,13 +9,20 @@ import { registryOf } from "../deprecations/registry-of.js";
 /** The generated module holding the description, as `server.ts` and `client.ts` import it. */
 export const PROTOCOL_MODULE = outputModule("protocol.ts");
 
-const computed = new WeakMap<ProtocolModel, ProtocolDescription | null>();
+const computed = new WeakMap<ProtocolModel, Map<string, ProtocolDescription | null>>();
 
-/** A model's protocol description, derived once however many targets read it (protocol, server, client). */
+/**
+ * A model's protocol description with the eras of `ctx.legacy`, derived once however many targets
+ * read it (protocol, server, client); one model may be emitted with several legacy sets.
+ */
 export function protocolOf(ctx: EmitContext): ProtocolDescription | null {
-  if (!computed.has(ctx.model))
-    computed.set(ctx.model, protocolDescription(ctx.model, registryOf(ctx)));
-  return computed.get(ctx.model)!;
+  const legacy = ctx.legacy ?? [];
+  const key = legacy.map((l) => l.revision).join(",");
+  let byLegacy = computed.get(ctx.model);
+  if (!byLegacy) computed.set(ctx.model, (byLegacy = new Map()));
+  if (!byLegacy.has(key))
+    byLegacy.set(key, protocolDescription(ctx.model, registryOf(ctx), legacy));
+  return byLegacy.get(key)!;
 }
 
 /**

@@ -5,13 +5,12 @@ import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { code, ident, join, json, jsdoc, str, type Code } from "../code.js";
 import { CodeFile, type OutputModule } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
-import { CheckCode, CHECKS_RUNTIME } from "../checks.js";
+import { CHECKS_RUNTIME } from "../checks.js";
 import { runtimeFile, type EmitContext } from "../file.js";
 import { featureFacts } from "../../ir/features.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import { featureTypes } from "./feature-types.js";
 import { SERVER_MODULES as M } from "./modules.js";
-import { eraBridges, type EraBridge } from "../../derive/eras.js";
 import { validatorsTarget } from "../validators/target.js";
 import { typesTarget } from "../types/target.js";
 
@@ -52,12 +51,11 @@ export const serverTarget: Target = {
     const wire = wireFacts(model);
     const description = protocolOf(ctx);
     if (!description) return [];
-    const bridges = eraBridges(model, legacy);
     // The import block's layout: generated modules, then the runtime's, as the file reads.
     const file = new CodeFile("server.ts", [
       typesModule().from,
       validatorsModule().from,
-      ...bridges.map((b) => legacyValidators(b).from),
+      ...description.eras.map((era) => legacyValidators(era).from),
       PROTOCOL_MODULE.path,
       M.dispatch.path,
       M.definitions.path,
@@ -76,12 +74,10 @@ export const serverTarget: Target = {
       params: paramsType(T, request),
       result: resultType(file, T, request, wire),
     }));
-    // The description, bound to this revision's validators; the legacy eras' checks beside it.
+    // The description, bound to this revision's validators and each era's to its own revision's.
     const data = file.use(PROTOCOL_MODULE.value("PROTOCOL_DESCRIPTION"));
-    const legacyProtocols = bridges.map((bridge) =>
-      legacyLiteral(bridge, new CheckCode(file, legacyValidators(bridge))),
-    );
-    const protocol = code`${file.use(M.dispatch.value("serverProtocol"))}(${data}, ${file.use(validatorsModule())}, [${join(legacyProtocols)}])`;
+    const eraValidators = description.eras.map((era) => file.use(legacyValidators(era)));
+    const protocol = code`${file.use(M.dispatch.value("serverProtocol"))}(${data}, ${file.use(validatorsModule())}, [${join(eraValidators)}])`;
     // The fields the runtime fills in, which a handler may leave out.
     const { resultType: typeField, cacheHints } = description.envelope;
     const filled = [typeField, cacheHints?.ttl ?? null, cacheHints?.scope ?? null].filter(
@@ -197,61 +193,4 @@ function legacyFiles(ctx: EmitContext) {
           },
     ),
   );
-}
-
-/** The requests a legacy server sends for modern input requests, with the capability each needs and its answer's check. */
-export function serverRequestsLiteral(
-  bridge: Pick<EraBridge, "serverRequests">,
-  checks: CheckCode,
-): Code {
-  const requests = bridge.serverRequests.map(
-    (r) => code`${r.method}: { capability: ${r.capability}, response: ${checks.anyOf(r.results)} }`,
-  );
-  return code`{\n${join(requests, code`,\n`)}\n}`;
-}
-
-/**
- * The fields both eras' literals open with: the legacy revision, its version and handshake (with
- * its result's check), and its methods, each given `extra` (the server's `drop`, the client's
- * `fill`) beside its result's check. `checks` are over the legacy revision's validators.
- */
-export function legacyHandshakeFields<M extends { method: string; results: string[] }>(
-  bridge: Pick<EraBridge, "revision" | "protocolVersion" | "initialize" | "initialized"> & {
-    initializeResult: string | null;
-  },
-  methods: M[],
-  extra: (method: M) => Code,
-  checks: CheckCode,
-): Code {
-  const entries = methods.map(
-    (m) => code`${m.method}: { result: ${checks.anyOf(m.results)}, ${extra(m)} }`,
-  );
-  return code`revision: ${bridge.revision},
-    protocolVersion: ${bridge.protocolVersion},
-    initialize: ${bridge.initialize},
-    initialized: ${bridge.initialized},
-    initializeResult: ${bridge.initializeResult ? checks.of(bridge.initializeResult) : checks.always()},
-    methods: {\n${join(entries, code`,\n`)}\n},`;
-}
-
-/** A legacy revision's bridge as the runtime's `LegacyProtocol` literal. */
-function legacyLiteral(bridge: EraBridge, checks: CheckCode): Code {
-  const handshake = legacyHandshakeFields(
-    bridge,
-    bridge.shared,
-    (m) => code`drop: ${json(m.drop)}`,
-    checks,
-  );
-  return code`{
-    ${handshake}
-    ping: ${bridge.ping},
-    setLevel: ${json(bridge.setLevel)},
-    subscribe: ${json(bridge.subscribe)},
-    serverRequests: ${serverRequestsLiteral(bridge, checks)},
-    notifications: ${json(bridge.notifications)},
-    metaKeys: ${json(bridge.metaKeys)},
-    cancelled: ${bridge.cancelled},
-    message: ${bridge.message},
-    progress: ${bridge.progress},
-  }`;
 }
