@@ -95,6 +95,9 @@ export async function openPeer(
     log: (message) => logs.push(message),
     onNotification: (notification) => notifications.push(notification as never),
     onDeprecated: (notice) => deprecations.push(notice),
+    // A peer can take longer than the default probe wait to start on a loaded machine; its late
+    // answer to a probe given up on would then be logged as a response to no pending request.
+    probeTimeoutMs: 60_000,
     ...options,
   });
   const script = spec.args.find((arg) => !arg.startsWith("-"))!;
