@@ -24,7 +24,7 @@ function forbidLayers(files, layers, why) {
 
 /** Runtime modules the output holds only on request, with the packages each may import. */
 const OPTIONAL_ADAPTERS = {
-  "templates/runtime/json-schema-ajv.ts": ["ajv", "ajv-formats"],
+  "templates/runtime/json-schema-ajv.ts": ["ajv", "ajv-formats", "re2js"],
   "templates/runtime/json-schema-cfworker.ts": ["@cfworker/json-schema"],
   "templates/runtime/oauth-client.ts": ["oauth4webapi"],
   "templates/runtime/jwt-verifier.ts": ["jose"],
