@@ -12,9 +12,12 @@ import { ajvEngine, canonicalKey, toRe2 } from "../templates/runtime/json-schema
 import { cfworkerEngine } from "../templates/runtime/json-schema-cfworker.js";
 import { SchemaCache } from "../templates/runtime/json-schema.js";
 
-const Ajv2020 = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
-const addFormats =
-  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+/** Both packages are CommonJS: the default import is the export itself or holds it as `default`. */
+function interop<T>(m: unknown): T {
+  return ((m as { default?: unknown }).default ?? m) as T;
+}
+const Ajv2020 = interop<typeof AjvModule.default>(AjvModule);
+const addFormats = interop<typeof addFormatsModule.default>(addFormatsModule);
 
 /** Stock Ajv as the adapter configures it, without the budget: the oracle. */
 function stock(schema: Record<string, unknown>) {
