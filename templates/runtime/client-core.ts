@@ -35,6 +35,7 @@ import {
   type LegacyEra,
   type LegacySession,
 } from "./client-legacy.js";
+import { RateLimit, ReopenBudget } from "./client-limits.js";
 import type { ClientMethodSpec, ClientProtocol, Validate } from "./client-protocol.js";
 import { ToolOutputChecks } from "./client-tool-output.js";
 import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
@@ -101,6 +102,19 @@ export interface CoreOptions {
   probeTimeoutMs?: number;
   /** Server notifications that belong to no call. */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /**
+   * How fast the server may ask for input: the input requests handed to the handlers (a legacy
+   * server's own requests such as `elicitation/create`, a modern round's input requests), at most
+   * `burst` at once and then `perSecond`; default 20 and 2. Beyond it a legacy server's request is
+   * answered with an error, and a modern call fails with `InputRequiredError`.
+   */
+  inputRate?: { burst?: number; perSecond?: number };
+  /**
+   * Legacy sessions the server may end (HTTP 404) in a row, each reopened by the client, before it
+   * stops reopening for `cooldownMs` (calls then fail with `SessionExpiredError`); default 3 and
+   * 30,000 ms. A call reopens at most once.
+   */
+  sessionReopens?: { max?: number; cooldownMs?: number };
 }
 
 /**
@@ -123,6 +137,10 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** The implementation-defined error legacy servers commonly refuse a request outside a session with. */
 const LEGACY_SESSION_REFUSAL = -32000;
 const DEFAULT_MAX_PAGES = 1000;
+const DEFAULT_INPUT_BURST = 20;
+const DEFAULT_INPUT_PER_SECOND = 2;
+const DEFAULT_SESSION_REOPENS = 3;
+const DEFAULT_REOPEN_COOLDOWN_MS = 30_000;
 
 /** Defines a data property, so that a key such as `__proto__` stays data. */
 function put(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -166,6 +184,12 @@ export class ClientCore {
   private session: LegacySession | null = null;
   /** The era whose handshake is being sent (its request carries no version header yet). */
   private handshaking: LegacyEra | null = null;
+  /** Input requests the handlers may still be given (`inputRate`). */
+  private readonly inputRate: RateLimit;
+  /** Whether the last input request was refused for rate: a refusal is logged when one begins. */
+  private refusingInput = false;
+  /** Sessions the server ended in a row, each reopened (`sessionReopens`). */
+  private readonly reopens: ReopenBudget;
   /** The era of the server was taken from `eraCache`: a failure re-probes instead of trusting it. */
   private eraFromCache = false;
   /** The era each server was found to speak, by the transport's `eraKey` (HTTP: its origin). */
@@ -178,6 +202,14 @@ export class ClientCore {
     readonly eras: readonly LegacyEra[] = [],
   ) {
     this.version = options.protocolVersion ?? protocol.protocolVersion;
+    this.inputRate = new RateLimit(
+      options.inputRate?.burst ?? DEFAULT_INPUT_BURST,
+      options.inputRate?.perSecond ?? DEFAULT_INPUT_PER_SECOND,
+    );
+    this.reopens = new ReopenBudget(
+      options.sessionReopens?.max ?? DEFAULT_SESSION_REOPENS,
+      options.sessionReopens?.cooldownMs ?? DEFAULT_REOPEN_COOLDOWN_MS,
+    );
     this.supportedVersions = options.supportedVersions ?? [this.version];
     if (options.capabilities) this.capabilities = options.capabilities as Record<string, unknown>;
     else {
@@ -543,7 +575,7 @@ export class ClientCore {
    * without the modern `_meta` keys), its answer checked against the legacy result, then given the
    * fields the modern result requires. Discovery is answered from the handshake; a method the
    * revision lacks is `MethodNotInEraError`. A session the server ended (HTTP 404) is opened again
-   * and the request sent once more.
+   * and the request sent once more, once per call and within `sessionReopens`.
    */
   private async legacyCall(
     era: LegacyEra,
@@ -552,6 +584,7 @@ export class ClientCore {
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
     signal: AbortSignal,
+    reopened = false,
   ): Promise<Record<string, unknown>> {
     const handshake = method === era.initialize;
     if (!handshake && era.discover && method === era.discover.method && this.session)
@@ -575,15 +608,21 @@ export class ClientCore {
         progressToken,
       );
     } catch (error) {
-      if (!(error instanceof SessionExpiredError) || handshake || signal.aborted) throw error;
+      if (!(error instanceof SessionExpiredError) || handshake || signal.aborted || reopened)
+        throw error;
+      if (!this.reopens.take())
+        throw new SessionExpiredError(
+          `${error.message}; the server ended ${this.reopens.max} sessions in a row, so no new one is opened for ${this.reopens.waitSeconds()} s`,
+        );
       this.log(`mcp client: the server ended the legacy session; opening a new one for ${method}`);
       this.session = null;
       this.ready = null;
       await this.connect();
       const again = this.session as LegacySession | null;
       if (!again) throw error;
-      return this.legacyCall(again.era, method, base, spec, options, signal);
+      return this.legacyCall(again.era, method, base, spec, options, signal, true);
     }
+    if (!handshake) this.reopens.served();
     if ("error" in response) throw this.toError(response.error);
     const result = response.result;
     if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
@@ -800,6 +839,15 @@ export class ClientCore {
     if (!known || !handler) return notFound("the client has no handler for it");
     if (this.capabilities[known.capability] === undefined)
       return notFound(`the client did not declare the ${known.capability} capability`);
+    if (!this.takeInput(1, request.method))
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: {
+          code: ErrorCode.InternalError,
+          message: `Too many input requests: the client takes ${this.inputRate.burst} at once and ${this.inputRate.perSecond} a second`,
+        },
+      };
     this.reportDeprecated(own(this.protocol.deprecated.methods, request.method));
     this.reportDeprecated(own(this.protocol.deprecated.clientCapabilities, known.capability));
     let result: unknown;
@@ -873,6 +921,11 @@ export class ClientCore {
   ): Promise<Record<string, unknown>> {
     const responses: Record<string, unknown> = {};
     const requests = isRecord(inputRequests) ? Object.entries(inputRequests) : [];
+    if (!this.takeInput(requests.length, method))
+      throw new InputRequiredError(
+        `${method} asked for ${requests.length} inputs, more than the client takes now (${this.inputRate.burst} at once, ${this.inputRate.perSecond} a second)`,
+        inputRequests,
+      );
     // Each input request's method and params, under the names the revision gives them.
     const fields = this.protocol.envelope.inputRequest;
     const answers = await Promise.all(
@@ -905,6 +958,18 @@ export class ClientCore {
     );
     for (const [key, answer] of answers) put(responses, key, answer);
     return responses;
+  }
+
+  /** Takes `count` input requests from the rate; a refusal is logged when refusals begin. */
+  private takeInput(count: number, method: string): boolean {
+    if (count === 0) return true;
+    const taken = this.inputRate.take(count);
+    if (!taken && !this.refusingInput)
+      this.log(
+        `mcp client: refusing input requests (${method}): the server asks faster than inputRate`,
+      );
+    this.refusingInput = !taken;
+    return taken;
   }
 
   private toError(error: { code: number; message: string; data?: unknown }): McpError {

@@ -33,10 +33,16 @@ export interface HttpTransportOptions {
   maxDepth?: number;
   /**
    * Legacy sessions: how long to wait before reconnecting a broken stream when the server named no
-   * `retry`, in ms (default 1000), and how many reconnections in a row may fail before the stream is
-   * given up (default 3).
+   * `retry`, in ms (default 1000), the least wait a server's `retry` may ask for (default 500: a
+   * `retry: 0` would have the client reconnect in a loop), and how many reconnections in a row may
+   * fail before the stream is given up (default 3).
    */
-  reconnect?: { delayMs?: number; attempts?: number };
+  reconnect?: { delayMs?: number; minDelayMs?: number; attempts?: number };
+  /**
+   * Legacy sessions: requests of the server's being answered at once (each answer is a POST of its
+   * own); default 16. Beyond it a request is dropped, with a log line when drops begin.
+   */
+  maxServerRequests?: number;
   /**
    * Authorization for servers that demand it: supplies the `Authorization` header and answers 401
    * and 403 refusals (`runtime/oauth-client.ts`, generated with `--auth`, is one).
@@ -70,6 +76,8 @@ export interface HttpRefusal {
 const SESSION_HEADER = "mcp-session-id";
 const DEFAULT_RECONNECT_MS = 1000;
 const DEFAULT_RECONNECT_ATTEMPTS = 3;
+const DEFAULT_MIN_RECONNECT_MS = 500;
+const DEFAULT_MAX_SERVER_REQUESTS = 16;
 const MiB = 1024 * 1024;
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * MiB;
 /** Redirects followed per request, each to the same origin. */
@@ -97,6 +105,10 @@ class HttpTransport implements ClientTransport {
   private readonly awaiting = new Map<JsonRpcId, (response: JsonRpcResponse) => void>();
   /** The session's GET stream while it runs. */
   private listening: AbortController | null = null;
+  /** Requests of the server's being answered (until their answer's POST is done). */
+  private answering = 0;
+  /** Whether the last request of the server's was dropped (a drop is logged when drops begin). */
+  private dropping = false;
 
   constructor(
     private readonly url: string,
@@ -226,7 +238,7 @@ class HttpTransport implements ClientTransport {
           this.log(`mcp http client: ${error instanceof Error ? error.message : String(error)}`);
         }
         lastId = events.lastId ?? lastId;
-        retry = events.retry ?? retry;
+        retry = this.serverRetry(events, retry);
         failures++;
         await delay(retry, signal).catch(() => {});
       }
@@ -276,7 +288,16 @@ class HttpTransport implements ClientTransport {
     else this.log(`mcp http client: skipped an SSE event that is not a JSON-RPC message`);
   }
 
-  /** Answers a request the server sent on a stream of a legacy session, with a POST of its own. */
+  /** The wait before reconnecting: the server's `retry`, never below the floor; else `current`. */
+  private serverRetry(events: SseEvents, current: number): number {
+    if (events.retry === null) return current;
+    return Math.max(events.retry, this.options.reconnect?.minDelayMs ?? DEFAULT_MIN_RECONNECT_MS);
+  }
+
+  /**
+   * Answers a request the server sent on a stream of a legacy session, with a POST of its own; at
+   * most `maxServerRequests` at once (a server sending thousands would have as many POSTs open).
+   */
   private answer(request: JsonRpcRequest): void {
     if (!this.session || !this.peer) {
       this.log(
@@ -284,25 +305,39 @@ class HttpTransport implements ClientTransport {
       );
       return;
     }
-    void this.peer.request(request).then(async (response) => {
-      if (response === null) return;
-      const controller = new AbortController();
-      this.open.add(controller);
-      try {
-        const answered = await this.post(response, {}, controller.signal);
-        await answered.body?.cancel().catch(() => {});
-        if (answered.status >= 400)
-          this.log(
-            `mcp http client: the answer to ${request.method} was refused with HTTP ${answered.status}`,
-          );
-      } catch (error) {
+    const max = this.options.maxServerRequests ?? DEFAULT_MAX_SERVER_REQUESTS;
+    if (this.answering >= max) {
+      if (!this.dropping)
         this.log(
-          `mcp http client: the answer to ${request.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+          `mcp http client: dropping requests of the server's (${request.method}): ${max} are being answered already`,
         );
-      } finally {
-        this.open.delete(controller);
-      }
-    });
+      this.dropping = true;
+      return;
+    }
+    this.dropping = false;
+    this.answering++;
+    void this.peer
+      .request(request)
+      .then(async (response) => {
+        if (response === null) return;
+        const controller = new AbortController();
+        this.open.add(controller);
+        try {
+          const answered = await this.post(response, {}, controller.signal);
+          await answered.body?.cancel().catch(() => {});
+          if (answered.status >= 400)
+            this.log(
+              `mcp http client: the answer to ${request.method} was refused with HTTP ${answered.status}`,
+            );
+        } catch (error) {
+          this.log(
+            `mcp http client: the answer to ${request.method} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        } finally {
+          this.open.delete(controller);
+        }
+      })
+      .finally(() => this.answering--);
   }
 
   attach(peer: TransportPeer): void {
@@ -592,7 +627,7 @@ class HttpTransport implements ClientTransport {
             failures = 0;
             lastId = events.lastId;
           }
-          retry = events.retry ?? retry;
+          retry = this.serverRetry(events, retry);
           // Without a session, or an event id to resume from, the stream cannot be resumed.
           if (!session || lastId === null || session !== this.session)
             throw (

@@ -83,6 +83,11 @@ export interface OAuthClientOptions {
   maxAttempts?: number;
   store?: OAuthStore;
   fetch?: typeof fetch;
+  /**
+   * Largest answer read from a metadata, registration or token endpoint, in bytes; default 1 MiB
+   * (such documents are a few kilobytes). A larger one is refused as soon as it gets there.
+   */
+  maxResponseBytes?: number;
   /** Plain-HTTP endpoints off loopback (default false: only localhost, 127.0.0.1 and [::1] may be http). */
   allowInsecureRequests?: boolean;
   /** Progress messages; never given a token, a secret or a code. */
@@ -168,6 +173,48 @@ interface ResourceMetadata {
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** An answer larger than `maxResponseBytes`. */
+class ResponseTooLargeError extends Error {
+  constructor(max: number) {
+    super(`answered more than ${max} bytes`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
+/**
+ * `fetch` whose answers can be read up to `max` bytes: a larger declared length is refused before
+ * the body is read, and a body that grows past it fails its reader there, which stops the download
+ * (the rest is never read, let alone held).
+ */
+function capped(inner: typeof fetch, max: number): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (Number(response.headers.get("content-length")) > max) {
+      await response.body?.cancel().catch(() => {});
+      throw new ResponseTooLargeError(max);
+    }
+    if (!response.body) return response;
+    let seen = 0;
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > max) controller.error(new ResponseTooLargeError(max));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    const limited = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    Object.defineProperty(limited, "url", { value: response.url });
+    return limited;
+  };
+}
 
 /**
  * `client_secret_basic` with the form encoding of RFC 6749 (2.3.1) as `URLSearchParams` applies it.
@@ -192,7 +239,10 @@ class OAuthClient implements HttpAuthorization {
 
   constructor(private readonly options: OAuthClientOptions) {
     this.store = options.store ?? memoryStore();
-    this.fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.fetch = capped(
+      options.fetch ?? ((input, init) => fetch(input, init)),
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    );
     this.now = options.now ?? Date.now;
   }
 
@@ -694,7 +744,9 @@ class OAuthClient implements HttpAuthorization {
     let value: unknown;
     try {
       value = await response.json();
-    } catch {
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError)
+        throw new AuthorizationError(step, `${url} ${error.message}`);
       throw new AuthorizationError(step, `${url} did not answer JSON`);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value))

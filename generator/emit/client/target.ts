@@ -25,6 +25,7 @@ const CLIENT_RUNTIME = [
   "client-transport.ts",
   "client-errors.ts",
   "client-cache.ts",
+  "client-limits.ts",
   "client-legacy.ts",
   "client-http.ts",
   "client-stdio.ts",
