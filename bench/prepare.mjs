@@ -14,17 +14,18 @@ export const TMP = resolve(process.env.BENCH_TMP ?? join(ROOT, ".bench-tmp"));
 
 /**
  * Generates `revision` with the built CLI and compiles it; returns the folder of the JavaScript.
- * With `legacy` revisions, the dual-era server (`--legacy`), in a folder named after all of them.
+ * With `legacy` revisions, the dual-era server (`--legacy`), in a folder named after all of them;
+ * `flags` are further options (`--auth`, `--json-schema ajv`), which name the folder too.
  */
-export function prepareRevision(revision, legacy = []) {
+export function prepareRevision(revision, legacy = [], flags = []) {
   const cli = join(ROOT, "dist", "generator", "cli", "main.js");
   if (!existsSync(cli)) throw new Error("run `npm run build` first");
-  const name = [revision, ...legacy].join("+");
+  const name = [revision, ...legacy, ...flags.map((f) => f.replace(/^--/, ""))].join("+");
   const out = join(TMP, "src", name);
   const legacyArgs = legacy.length > 0 ? ["--legacy", legacy.join(",")] : [];
   execFileSync(
     process.execPath,
-    [cli, "--revision", revision, ...legacyArgs, "--spec-dir", SPEC_DIR, "--out", out],
+    [cli, "--revision", revision, ...legacyArgs, ...flags, "--spec-dir", SPEC_DIR, "--out", out],
     { stdio: "inherit" },
   );
   const tsconfig = join(TMP, `tsconfig.${name}.json`);

@@ -477,10 +477,17 @@ async function hostile(handler) {
       handler(req, res, body);
     });
   });
+  let open = 0;
+  let peakSockets = 0;
+  server.on("connection", (socket) => {
+    peakSockets = Math.max(peakSockets, ++open);
+    socket.on("close", () => open--);
+  });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/mcp`,
     hits: () => hits,
+    peakSockets: () => peakSockets,
     close: () =>
       new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
@@ -506,6 +513,20 @@ let good;
 async function goodServer() {
   good ??= await hostile((_req, res, body) => {
     res.writeHead(200, { "Content-Type": "application/json" });
+    // The dual-era client asks first which era the server speaks.
+    if (body.method === "server/discover")
+      return res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            supportedVersions: [REVISION],
+            capabilities: {},
+            ttlMs: 0,
+            cacheScope: "public",
+          },
+        }),
+      );
     res.end(
       JSON.stringify({
         jsonrpc: "2.0",
@@ -518,10 +539,10 @@ async function goodServer() {
 }
 
 /** Runs one client attack in its own process; resolves with its verdict line and the RSS figures. */
-async function runClient(attack, url) {
+async function runClient(attack, url, script = "stress-client.mjs") {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "bench", "stress-client.mjs"), attack, url ?? "", (await goodServer()).url],
+    [join(ROOT, "bench", script), attack, url ?? "", (await goodServer()).url],
     { stdio: ["ignore", "pipe", "pipe"], env: process.env },
   );
   const memory = sampler(child.pid);
@@ -530,7 +551,12 @@ async function runClient(attack, url) {
   child.stdout.on("data", (c) => (out += c));
   child.stderr.on("data", (c) => (err += c));
   const began = now();
-  const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c)));
+  // A client that freezes or loops for ever is killed: its verdict is then missing (broken).
+  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise((resolve) =>
+    child.on("exit", (c, signal) => resolve(signal ?? c)),
+  );
+  clearTimeout(killer);
   const ms = now() - began;
   const figures = await memory.stop();
   // The child reports its own peak (VmHWM): the sampler may miss a short burst.
@@ -694,8 +720,273 @@ const CLIENT_ATTACKS = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The dual-era client against hostile initialize-era servers, and JSON Schema checks (issue 25)
+// ---------------------------------------------------------------------------------------------
 
-const ALL = { ...SERVER_ATTACKS, ...STDIO_ATTACKS, ...CLIENT_ATTACKS };
+const LEGACY = ["2025-11-25", "2025-06-18"];
+let dualDir;
+/** The dual-era client with `--auth --json-schema ajv`, built on first use. */
+function dualClient(attack, url) {
+  dualDir ??= prepareRevision(REVISION, LEGACY, ["--auth", "--json-schema", "ajv"]);
+  process.env.MCP_GEN_DUAL_JS_DIR = process.env.STRESS_DUAL_JS_DIR ?? dualDir;
+  return runClient(attack, url, "stress-client-dual.mjs");
+}
+
+/**
+ * An initialize-era server: refuses the modern probe, opens sessions "s1", "s2"…, accepts
+ * notifications and answers (counted in `answers`); `rest(req, res, body)` handles the rest.
+ */
+async function legacyHostile(rest) {
+  const counts = { initialize: 0, get: 0, answers: 0 };
+  const server = await hostile((req, res, body) => {
+    if (body.method === "server/discover") {
+      res.writeHead(400, { "Content-Type": "application/json" });
+      return res.end(`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"no session"}}`);
+    }
+    if (body.method === "initialize") {
+      counts.initialize++;
+      res.writeHead(200, {
+        "Content-Type": "application/json",
+        "Mcp-Session-Id": `s${counts.initialize}`,
+      });
+      return res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            protocolVersion: LEGACY[0],
+            capabilities: { tools: {} },
+            serverInfo: { name: "hostile", version: "1" },
+          },
+        }),
+      );
+    }
+    if (req.method === "POST" && !("method" in body && "id" in body)) {
+      if ("result" in body || "error" in body) counts.answers++;
+      res.writeHead(202);
+      return res.end();
+    }
+    if (req.method === "DELETE") return void res.writeHead(200).end();
+    if (req.method === "GET") counts.get++;
+    rest(req, res, body);
+  });
+  return { ...server, counts };
+}
+
+const toolsList = (res, body, tools = []) => {
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools } }));
+};
+const events = (messages) => messages.map((m) => `data: ${JSON.stringify(m)}\n\n`).join("");
+
+const DUAL_ATTACKS = {
+  async "client: 20,000 server pings"() {
+    const pings = Array.from({ length: 20_000 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "ping",
+    }));
+    const server = await legacyHostile((req, res, body) => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        return void res.write(events(pings));
+      }
+      toolsList(res, body);
+    });
+    const { verdict, figures } = await dualClient("pings", server.url);
+    report(
+      "client: 20,000 pings on its stream",
+      verdict.held && server.peakSockets() <= 24,
+      figures,
+      verdict.goodMs,
+      `${server.peakSockets()} sockets open at once at most, ${server.counts.answers} pings answered`,
+    );
+    await server.close();
+  },
+  async "client: 404 after every handshake"() {
+    const server = await legacyHostile((req, res) => {
+      res.writeHead(req.method === "GET" ? 405 : 404);
+      res.end();
+    });
+    const { verdict, figures } = await dualClient("reinit", server.url);
+    report(
+      "client: 404 after every initialize",
+      verdict.held && server.counts.initialize <= 10,
+      figures,
+      verdict.goodMs,
+      `${server.counts.initialize} initializes in 10 s; ${verdict.detail}`,
+    );
+    await server.close();
+  },
+  async "client: retry 0 stream"() {
+    const server = await legacyHostile((req, res, body) => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        return void res.end(
+          `retry: 0\nid: ${server.counts?.get ?? 0}\n${events([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }])}`,
+        );
+      }
+      toolsList(res, body);
+    });
+    const { verdict, figures } = await dualClient("retry0", server.url);
+    report(
+      "client: SSE retry 0 (5 s)",
+      verdict.held && server.counts.get <= 15,
+      figures,
+      verdict.goodMs,
+      `${server.counts.get} GETs of the stream in 5 s`,
+    );
+    await server.close();
+  },
+  async "client: 2,000 elicitations"() {
+    let stream;
+    const server = await legacyHostile((req, res, body) => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "Content-Type": "text/event-stream" });
+        stream = res;
+        let sent = 0;
+        // 250 a second for 8 s.
+        const timer = setInterval(() => {
+          for (let i = 0; i < 25 && sent < 2000; i++, sent++)
+            stream.write(
+              events([
+                {
+                  jsonrpc: "2.0",
+                  id: `ask-${sent}`,
+                  method: "elicitation/create",
+                  params: {
+                    mode: "form",
+                    message: "?",
+                    requestedSchema: { type: "object", properties: {} },
+                  },
+                },
+              ]),
+            );
+          if (sent >= 2000) clearInterval(timer);
+        }, 100);
+        res.on("close", () => clearInterval(timer));
+        return;
+      }
+      toolsList(res, body);
+    });
+    const { verdict, figures } = await dualClient("elicit", server.url);
+    report(
+      "client: 2,000 elicitations in 8 s",
+      verdict.held,
+      figures,
+      verdict.goodMs,
+      `${verdict.detail}; ${server.counts.answers} answered`,
+    );
+    await server.close();
+  },
+  async "client: 300 MiB OAuth metadata"() {
+    let written = 0;
+    const server = await hostile((req, res) => {
+      if (req.url.startsWith("/.well-known/")) {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        const piece = `{"pad":"${"x".repeat(MiB)}",`;
+        const pump = () => {
+          while (!res.destroyed && written < 300 * MiB) {
+            written += piece.length;
+            if (!res.write(piece)) return void res.once("drain", pump);
+          }
+          res.end();
+        };
+        res.on("close", () => res.destroy());
+        return pump();
+      }
+      const origin = `http://${req.headers.host}`;
+      res.writeHead(401, {
+        "WWW-Authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+      });
+      res.end();
+    });
+    const { verdict, figures } = await dualClient("oauth-metadata", server.url);
+    report(
+      "client: 300 MiB OAuth metadata",
+      verdict.held && written < 64 * MiB && figures.peak < 256,
+      figures,
+      verdict.goodMs,
+      `${(written / MiB).toFixed(1)} MiB written before the client hung up; ${verdict.detail}`,
+    );
+    await server.close();
+  },
+  async "client: hostile output pattern"() {
+    const server = await hostile((_req, res, body) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      if (body.method === "server/discover")
+        return res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: body.id,
+            result: {
+              supportedVersions: [REVISION],
+              capabilities: { tools: {} },
+              ttlMs: 0,
+              cacheScope: "private",
+            },
+          }),
+        );
+      if (body.method === "tools/list")
+        return res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: body.id,
+            result: {
+              tools: [
+                {
+                  name: "mail",
+                  inputSchema: { type: "object" },
+                  outputSchema: {
+                    type: "object",
+                    properties: { to: { type: "string", pattern: "^\\S+@\\S+\\.\\S+$" } },
+                  },
+                },
+              ],
+              ttlMs: 0,
+              cacheScope: "private",
+            },
+          }),
+        );
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            content: [],
+            structuredContent: { to: `${"@".repeat(3000)}${".".repeat(3000)} ` },
+            resultType: "complete",
+            ttlMs: 0,
+            cacheScope: "private",
+          },
+        }),
+      );
+    });
+    const { verdict, figures } = await dualClient("output-pattern", server.url);
+    report(
+      "client: 6 KB output vs e-mail pattern",
+      verdict.held,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
+    await server.close();
+  },
+  async "json schema: pattern and uniqueItems"() {
+    const { verdict, figures } = await dualClient("schema-checks", null);
+    report(
+      "schema: 6 KB pattern, 32k uniqueItems",
+      verdict.held,
+      figures,
+      verdict.goodMs,
+      verdict.detail,
+    );
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const ALL = { ...SERVER_ATTACKS, ...STDIO_ATTACKS, ...CLIENT_ATTACKS, ...DUAL_ATTACKS };
 const chosen = process.argv.slice(2);
 const jsDir = prepareRevision(REVISION);
 process.env.MCP_GEN_JS_DIR = jsDir;
