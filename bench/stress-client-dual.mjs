@@ -6,7 +6,7 @@
 // seen from the server's side are the parent's.
 //
 //   node bench/stress-client-dual.mjs <attack> <url> <good url>
-import { readFileSync } from "node:fs";
+import { INFO, log, logs, runAttack, status } from "./stress-client-kit.mjs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -16,14 +16,7 @@ const { createClient, httpTransport, SessionExpiredError, InvalidResultError } =
   await load("client.js");
 
 const [attack, url, goodUrl] = process.argv.slice(2);
-const INFO = { name: "mcp-gen-stress-client", version: "1.0.0" };
-const status = (field) =>
-  Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN,
-  ) / 1024;
 const beforeMiB = status("VmRSS");
-const logs = [];
-const log = (line) => logs.push(line);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => performance.now();
 
@@ -172,18 +165,4 @@ const ATTACKS = {
   },
 };
 
-const verdict = await ATTACKS[attack]();
-// Then a good request from the same process, to a well-behaved server.
-const good = createClient({ transport: httpTransport(goodUrl), info: INFO });
-const began = now();
-const answer = await good.callTool({ name: "x" }).then(
-  (value) => value,
-  () => null,
-);
-verdict.goodMs = answer?.content?.[0]?.text === "good" ? now() - began : NaN;
-if (Number.isNaN(verdict.goodMs)) verdict.held = false;
-await good.close();
-console.log(
-  JSON.stringify({ ...verdict, beforeMiB, peakMiB: status("VmHWM"), afterMiB: status("VmRSS") }),
-);
-process.exit(0);
+await runAttack(ATTACKS[attack], { createClient, httpTransport }, goodUrl, beforeMiB);

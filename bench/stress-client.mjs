@@ -3,7 +3,7 @@
 // is its own. Prints one JSON line: { held, detail, beforeMiB, peakMiB, afterMiB }.
 //
 //   node bench/stress-client.mjs <attack> <url>
-import { readFileSync } from "node:fs";
+import { INFO, log, logs, outcome, runAttack, status } from "./stress-client-kit.mjs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -14,22 +14,7 @@ const { createClient, httpTransport, TimeoutError, TransportError } = await impo
 const { stdioTransport } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
 
 const [attack, url, goodUrl] = process.argv.slice(2);
-const INFO = { name: "mcp-gen-stress-client", version: "1.0.0" };
-const status = (field) =>
-  Number(
-    new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN,
-  ) / 1024;
 const beforeMiB = status("VmRSS");
-const logs = [];
-const log = (line) => logs.push(line);
-
-async function outcome(promise) {
-  try {
-    return { value: await promise };
-  } catch (error) {
-    return { error };
-  }
-}
 
 const ATTACKS = {
   /** No answer, or one byte a second: the default timeout is 60 s; this run uses 2 s. */
@@ -143,16 +128,4 @@ const ATTACKS = {
   },
 };
 
-const verdict = await ATTACKS[attack]();
-// Then a good request from the same process, to a well-behaved server.
-const good = createClient({ transport: httpTransport(goodUrl), info: INFO });
-const began = performance.now();
-const answer = await outcome(good.callTool({ name: "x" }));
-verdict.goodMs = answer.value?.content?.[0]?.text === "good" ? performance.now() - began : NaN;
-if (Number.isNaN(verdict.goodMs)) verdict.held = false;
-await good.close();
-if (global.gc) global.gc();
-console.log(
-  JSON.stringify({ ...verdict, beforeMiB, peakMiB: status("VmHWM"), afterMiB: status("VmRSS") }),
-);
-process.exit(0);
+await runAttack(ATTACKS[attack], { createClient, httpTransport }, goodUrl, beforeMiB);

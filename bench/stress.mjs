@@ -508,32 +508,24 @@ function flood(res, piece, limit) {
   pump();
 }
 
+/** Ends `res` with the JSON-RPC answer `result` to request `id`. */
+const answer = (res, id, result) => res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+/** A modern server's uncached discovery result. */
+const discovered = (capabilities, cacheScope) => ({
+  supportedVersions: [REVISION],
+  capabilities,
+  ttlMs: 0,
+  cacheScope,
+});
+
 let good;
 /** A well-behaved server: after its attack, the client's good request goes here. */
 async function goodServer() {
   good ??= await hostile((_req, res, body) => {
     res.writeHead(200, { "Content-Type": "application/json" });
     // The dual-era client asks first which era the server speaks.
-    if (body.method === "server/discover")
-      return res.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: body.id,
-          result: {
-            supportedVersions: [REVISION],
-            capabilities: {},
-            ttlMs: 0,
-            cacheScope: "public",
-          },
-        }),
-      );
-    res.end(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: body.id,
-        result: { content: [{ type: "text", text: "good" }] },
-      }),
-    );
+    if (body.method === "server/discover") return answer(res, body.id, discovered({}, "public"));
+    answer(res, body.id, { content: [{ type: "text", text: "good" }] });
   });
   return good;
 }
@@ -637,7 +629,7 @@ const CLIENT_ATTACKS = {
   async "client: redirect to another origin"() {
     const elsewhere = await hostile((_req, res, body) => {
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [] } }));
+      answer(res, body.id, { content: [] });
     });
     const server = await hostile((_req, res) => {
       res.writeHead(307, { Location: elsewhere.url });
@@ -659,18 +651,12 @@ const CLIENT_ATTACKS = {
     let page = 0;
     const server = await hostile((_req, res, body) => {
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: body.id,
-          result: {
-            tools: [{ name: `t${page}`, inputSchema: { type: "object" } }],
-            nextCursor: `c${++page}`,
-            ttlMs: 0,
-            cacheScope: "private",
-          },
-        }),
-      );
+      answer(res, body.id, {
+        tools: [{ name: `t${page}`, inputSchema: { type: "object" } }],
+        nextCursor: `c${++page}`,
+        ttlMs: 0,
+        cacheScope: "private",
+      });
     });
     const { verdict, figures } = await runClient("cursors", server.url);
     report(
@@ -749,17 +735,11 @@ async function legacyHostile(rest) {
         "Content-Type": "application/json",
         "Mcp-Session-Id": `s${counts.initialize}`,
       });
-      return res.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: body.id,
-          result: {
-            protocolVersion: LEGACY[0],
-            capabilities: { tools: {} },
-            serverInfo: { name: "hostile", version: "1" },
-          },
-        }),
-      );
+      return answer(res, body.id, {
+        protocolVersion: LEGACY[0],
+        capabilities: { tools: {} },
+        serverInfo: { name: "hostile", version: "1" },
+      });
     }
     if (req.method === "POST" && !("method" in body && "id" in body)) {
       if ("result" in body || "error" in body) counts.answers++;
@@ -775,7 +755,7 @@ async function legacyHostile(rest) {
 
 const toolsList = (res, body, tools = []) => {
   res.writeHead(200, { "Content-Type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { tools } }));
+  answer(res, body.id, { tools });
 };
 const events = (messages) => messages.map((m) => `data: ${JSON.stringify(m)}\n\n`).join("");
 
@@ -915,52 +895,29 @@ const DUAL_ATTACKS = {
     const server = await hostile((_req, res, body) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       if (body.method === "server/discover")
-        return res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: body.id,
-            result: {
-              supportedVersions: [REVISION],
-              capabilities: { tools: {} },
-              ttlMs: 0,
-              cacheScope: "private",
-            },
-          }),
-        );
+        return answer(res, body.id, discovered({ tools: {} }, "private"));
       if (body.method === "tools/list")
-        return res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: body.id,
-            result: {
-              tools: [
-                {
-                  name: "mail",
-                  inputSchema: { type: "object" },
-                  outputSchema: {
-                    type: "object",
-                    properties: { to: { type: "string", pattern: "^\\S+@\\S+\\.\\S+$" } },
-                  },
-                },
-              ],
-              ttlMs: 0,
-              cacheScope: "private",
+        return answer(res, body.id, {
+          tools: [
+            {
+              name: "mail",
+              inputSchema: { type: "object" },
+              outputSchema: {
+                type: "object",
+                properties: { to: { type: "string", pattern: "^\\S+@\\S+\\.\\S+$" } },
+              },
             },
-          }),
-        );
-      res.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: body.id,
-          result: {
-            content: [],
-            structuredContent: { to: `${"@".repeat(3000)}${".".repeat(3000)} ` },
-            resultType: "complete",
-            ttlMs: 0,
-            cacheScope: "private",
-          },
-        }),
-      );
+          ],
+          ttlMs: 0,
+          cacheScope: "private",
+        });
+      answer(res, body.id, {
+        content: [],
+        structuredContent: { to: `${"@".repeat(3000)}${".".repeat(3000)} ` },
+        resultType: "complete",
+        ttlMs: 0,
+        cacheScope: "private",
+      });
     });
     const { verdict, figures } = await dualClient("output-pattern", server.url);
     report(

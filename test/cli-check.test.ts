@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./helpers/cli.js";
 import { ROOT } from "./helpers/spec.js";
 
 const REV = "2099-01-01";
@@ -23,17 +23,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = work) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { MCP_GEN_CACHE_DIR: join(work, "cache"), ...env },
-    cwd,
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}, cwd = work) =>
+  runCli(args, { env: { MCP_GEN_CACHE_DIR: join(work, "cache"), ...env }, cwd });
 
 describe("--check however the inputs are spelled", () => {
   it("exit 0 with --spec-dir relative or absolute, MCP_SPEC_DIR, the cache, and the config file", async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./helpers/cli.js";
 import { readConfig } from "../generator/cli/config-file.js";
 import { GENERATE_OPTIONS, TOOLS_OPTIONS } from "../generator/cli/options.js";
 import { readRevisions } from "../generator/spec/revisions.js";
@@ -60,17 +60,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-async function cli(args: string[], cwd = work) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
+const cli = (args: string[], cwd = work) =>
+  runCli(args, {
     env: { MCP_GEN_CACHE_DIR: join(work, "cache"), MCP_SPEC_DIR: join(work, "spec") },
     cwd,
   });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
 
 const config = (text: string, file = "mcp-gen.config.json") =>
   writeFileSync(join(work, file), text);

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./helpers/cli.js";
 import { GeneratorError } from "../generator/errors.js";
 import { rawHost, type RawHost } from "./helpers/raw-host.js";
 
@@ -75,17 +75,8 @@ afterEach(async () => {
 });
 
 /** Runs mcp-gen in-process with a clean environment, a private cache and captured output. */
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { MCP_GEN_CACHE_DIR: cache, ...env },
-    cwd: work,
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(args, { env: { MCP_GEN_CACHE_DIR: cache, ...env }, cwd: work });
 
 function layout(base: string, revisions: string[]): string {
   for (const rev of revisions) {

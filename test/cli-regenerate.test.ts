@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./helpers/cli.js";
 import { readRevisions } from "../generator/spec/revisions.js";
 import { ROOT, SPEC_DIR } from "./helpers/spec.js";
 
@@ -36,17 +36,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { MCP_GEN_CACHE_DIR: join(work, "cache") },
-    cwd: work,
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (args: string[]) =>
+  runCli(args, { env: { MCP_GEN_CACHE_DIR: join(work, "cache") }, cwd: work });
 
 /** Every file under dir (dot-folders included) with its content. */
 function snapshot(dir: string): Record<string, string> {

@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
+import { stderrLines } from "./helpers/cli.js";
 import { ROOT } from "./helpers/spec.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-watch-"));
@@ -37,12 +37,7 @@ describe("mcp-gen --watch", () => {
         stdio: ["ignore", "ignore", "pipe"],
       },
     );
-    const lines = createInterface({ input: child.stderr! })[Symbol.asyncIterator]();
-    const next = async (): Promise<string> => {
-      const { value, done } = await lines.next();
-      if (done) throw new Error("mcp-gen --watch ended early");
-      return value as string;
-    };
+    const next = stderrLines(child, "mcp-gen --watch");
     try {
       expect(await next()).toMatch(/^mcp-gen: 2099-01-01: wrote \d+ files to out/);
       expect(await next()).toMatch(/^mcp-gen: watching .*schema\.ts/);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli } from "./helpers/cli.js";
 import { snakeCase } from "../generator/emit/tools/find.js";
 import { ROOT } from "./helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
@@ -18,16 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-async function cli(args: string[]) {
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: () => {},
-    stderr: (t) => err.push(t),
-    env: { MCP_GEN_CACHE_DIR: join(work, "cache") },
-    cwd: work,
-  });
-  return { code, stderr: err.join("") };
-}
+const cli = (args: string[]) =>
+  runCli(args, { env: { MCP_GEN_CACHE_DIR: join(work, "cache") }, cwd: work });
 
 /** The TOOLS object of a generated tools.ts, read back as data. */
 async function toolsOf(out: string): Promise<Record<string, Record<string, unknown>>> {

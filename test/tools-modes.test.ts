@@ -7,9 +7,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../generator/cli/main.js";
+import { runCli, stderrLines } from "./helpers/cli.js";
 import { ROOT } from "./helpers/spec.js";
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-tools-modes-"));
@@ -22,17 +21,8 @@ export interface EchoArguments {
 }
 `;
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { MCP_GEN_CACHE_DIR: join(work, "cache") },
-    cwd: work,
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const cli = (args: string[]) =>
+  runCli(args, { env: { MCP_GEN_CACHE_DIR: join(work, "cache") }, cwd: work });
 
 describe("mcp-gen tools --check / --force / --watch", () => {
   it("--check is 0 when up to date; a hand edit is named, stops a run, and --force overwrites it", async () => {
@@ -89,12 +79,7 @@ describe("mcp-gen tools --check / --force / --watch", () => {
         stdio: ["ignore", "ignore", "pipe"],
       },
     );
-    const lines = createInterface({ input: child.stderr! })[Symbol.asyncIterator]();
-    const next = async (): Promise<string> => {
-      const { value, done } = await lines.next();
-      if (done) throw new Error("mcp-gen tools --watch ended early");
-      return value as string;
-    };
+    const next = stderrLines(child, "mcp-gen tools --watch");
     try {
       expect(await next()).toMatch(/^mcp-gen: tools from watched\.ts: wrote \d+ files to w$/);
       expect(await next()).toMatch(/^mcp-gen: watching .*watched\.ts \(Ctrl-C stops\)$/);

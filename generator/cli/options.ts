@@ -54,6 +54,14 @@ const specDir = {
   type: "string",
   describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)",
 } as const;
+/** The one revision a read-only command (ir, deprecations) is about. */
+const oneRevision = {
+  flag: "revision",
+  alias: "r",
+  type: "string",
+  required: true,
+  describe: "protocol revision",
+} as const;
 const offline = {
   flag: "offline",
   type: "boolean",
@@ -184,13 +192,7 @@ export const INIT_OPTIONS = {
 } as const satisfies OptionTable;
 
 export const IR_OPTIONS = {
-  revision: {
-    flag: "revision",
-    alias: "r",
-    type: "string",
-    required: true,
-    describe: "protocol revision",
-  },
+  revision: oneRevision,
   specDir,
   offline,
   protocol: {
@@ -232,13 +234,7 @@ export const CACHE_OPTIONS = {
 } as const satisfies OptionTable;
 
 export const DEPRECATIONS_OPTIONS = {
-  revision: {
-    flag: "revision",
-    alias: "r",
-    type: "string",
-    required: true,
-    describe: "protocol revision",
-  },
+  revision: oneRevision,
   format: {
     flag: "format",
     type: "string",

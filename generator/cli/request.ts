@@ -88,22 +88,19 @@ export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
   const config = findConfig(flags.config, io.cwd);
   const fromFile = (config?.values.get(TOOLS_OPTIONS) ?? {}) as ToolsFlags;
   const base = config?.dir ?? io.cwd;
-  const file =
-    flags.file !== undefined
-      ? resolve(io.cwd, flags.file)
-      : fromFile.file !== undefined
-        ? resolve(base, fromFile.file)
+  // A path on the command line is relative to where it was typed; one in the config, to the config.
+  const path = (typed: string | undefined, configured: string | undefined) =>
+    typed !== undefined
+      ? resolve(io.cwd, typed)
+      : configured !== undefined
+        ? resolve(base, configured)
         : undefined;
+  const file = path(flags.file, fromFile.file);
   if (file === undefined)
     throw new UsageError(
       `missing the tools file (mcp-gen tools FILE, or "tools.file" in ${CONFIG_FILE})`,
     );
-  const out =
-    flags.out !== undefined
-      ? resolve(io.cwd, flags.out)
-      : fromFile.out !== undefined
-        ? resolve(base, fromFile.out)
-        : undefined;
+  const out = path(flags.out, fromFile.out);
   return {
     options: { offline: true },
     revisions: [],
