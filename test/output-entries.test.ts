@@ -27,7 +27,7 @@ async function bundleForBrowser(entry: string, globalName?: string): Promise<str
 }
 
 describe("entry points", () => {
-  it("index.ts exports the client as a namespace and createClient, beside the server and the schema's types", async () => {
+  it("index.ts exports the client as a namespace, createClient and httpTransport, beside the server and the schema's types", async () => {
     const index = (await import(join(dir, "index.ts"))) as Record<string, unknown> & {
       client: Record<string, unknown>;
     };
@@ -36,6 +36,7 @@ describe("entry points", () => {
     expect(typeof index.client.UnsupportedProtocolVersionError).toBe("function");
     expect(typeof index.stdioTransport).toBe("function");
     expect(typeof index.client.httpTransport).toBe("function");
+    expect(index.httpTransport).toBe(index.client.httpTransport);
   });
 
   it("browser.ts bundles for the browser; index.ts, which has the Node transports, does not", async () => {

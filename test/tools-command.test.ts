@@ -37,6 +37,7 @@ describe("mcp-gen tools", () => {
     expect(run.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([
       ".mcp-gen.json",
+      "README.md",
       "index.ts",
       "runtime",
       "tools.ts",

@@ -5,6 +5,7 @@ import {
   type EmitContext,
   type GeneratedFile,
 } from "./file.js";
+import { importedPackages } from "./packages.js";
 
 /**
  * What the output needs of its user's toolchain. TypeScript 5.5: the runtime's types use
@@ -47,6 +48,11 @@ export function readmeFile(ctx: EmitContext, files: readonly GeneratedFile[]): G
       typescript: REQUIREMENTS.typescript,
       node: REQUIREMENTS.node,
       files: rows,
+      packages: importedPackages(files).map((p) => ({
+        name: p.name,
+        version: p.version ?? "any",
+        files: p.files.map((f) => `\`${f}\``).join(", "),
+      })),
     }),
   };
 }

@@ -210,7 +210,10 @@ export const clientTarget: Target = {
       {
         path: "client.ts",
         content,
-        entry: { platform: "portable", namespace: { name: "client", names: ["createClient"] } },
+        entry: {
+          platform: "portable",
+          namespace: { name: "client", names: ["createClient", "httpTransport"] },
+        },
         description:
           "`createClient({ transport, info })`: a typed method per request; `httpTransport(url)` over `fetch` (runs anywhere)",
       },

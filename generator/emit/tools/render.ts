@@ -4,7 +4,7 @@ import { code, ident, json, key } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
 import { CheckCode, CHECKS } from "../checks.js";
-import { generatedHeader, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
+import { generatedHeader, render, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
 import { format } from "../format.js";
 import { typesTarget } from "../types/target.js";
 import { validatorsTarget } from "../validators/target.js";
@@ -25,7 +25,8 @@ export async function renderTools(
   const file = new CodeFile("tools.ts");
   const T = file.use(typesModule());
   const checks = new CheckCode(file, validatorsModule());
-  const tools = findTools(model, options.file).map((tool) => {
+  const found = findTools(model, options.file);
+  const tools = found.map((tool) => {
     const listing: Record<string, unknown> = { name: tool.name };
     if (tool.title) listing.title = tool.title;
     if (tool.description) listing.description = tool.description;
@@ -54,6 +55,26 @@ export async function renderTools(
       .imported()
       .filter((path) => path.startsWith(RUNTIME_DIR))
       .map((path) => ({ path, content: runtimeFile(path.slice(RUNTIME_DIR.length)) })),
+    {
+      path: "README.md",
+      content: render("tools-README.md.hbs", {
+        source: options.source,
+        version: options.generatorVersion,
+        sha256: model.source.sha256,
+        regenerate: options.regenerate,
+        tools: found.map((t) => ({
+          name: t.name,
+          arguments: t.arguments.name,
+          result: t.result?.name,
+        })),
+        runtime: file
+          .imported()
+          .filter((path) => path.startsWith(RUNTIME_DIR))
+          .map((path) => path.slice(RUNTIME_DIR.length))
+          .sort()
+          .join(", "),
+      }),
+    },
     {
       path: "index.ts",
       content:
