@@ -7,53 +7,30 @@
  *
  * `npm test` takes an even sample of the history; `MCP_HISTORY=all` (set by `.ci/run`) takes all.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffModels } from "../generator/diff/index.js";
 import { emitRevision } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { loadModel } from "../generator/load/index.js";
-import { emitFacts, SPEC_DIR } from "./helpers/spec.js";
+import { emitFacts } from "./helpers/spec.js";
+import {
+  ALL_HISTORY,
+  HISTORY_VERSIONS,
+  historySchema,
+  sampled,
+  type Version,
+} from "./helpers/history.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
-const HISTORY = resolve(process.env.MCP_HISTORY_DIR ?? join(SPEC_DIR, "..", "history"));
 /** How many versions `npm test` takes, spread evenly over the history. */
 const SAMPLE = 12;
 
-interface Version {
-  name: string;
-  commit: string;
-  date: string;
-  subject: string;
-}
-
-function manifest(): Version[] {
-  const [header, ...rows] = readFileSync(join(HISTORY, "manifest.tsv"), "utf8")
-    .trimEnd()
-    .split("\n");
-  const columns = header!.split("\t");
-  return rows.map((row) => {
-    const cells = row.split("\t");
-    const cell = (name: string) => cells[columns.indexOf(name)] ?? "";
-    return {
-      name: cell("name"),
-      commit: cell("commit"),
-      date: cell("date"),
-      subject: cell("subject"),
-    };
-  });
-}
-
-const all = existsSync(join(HISTORY, "manifest.tsv")) ? manifest() : [];
-/** Exactly `SAMPLE` versions (a stride of ceil(109 / 12) = 10 would give 11), first and evenly spaced. */
-const sampled = (list: Version[]): Version[] =>
-  list.length <= SAMPLE
-    ? list
-    : Array.from({ length: SAMPLE }, (_, i) => list[Math.floor((i * list.length) / SAMPLE)]!);
-const versions = process.env.MCP_HISTORY === "all" ? all : sampled(all);
-const schemaOf = (v: Version) => join(HISTORY, v.name, "schema.ts");
+const all = HISTORY_VERSIONS;
+const versions = ALL_HISTORY ? all : sampled(all, SAMPLE);
+const schemaOf = (v: Version) => historySchema(v.name);
 
 describe.skipIf(versions.length === 0)(
   `upstream schema history (${versions.length} of ${all.length} versions)`,
@@ -124,8 +101,8 @@ describe.skipIf(versions.length === 0)(
 /** The diff between two commits of the history, as rows; the commit subject says what changed. */
 const historyDiff = (from: string, to: string) =>
   diffModels(
-    loadModel(join(HISTORY, from, "schema.ts"), { revision: from }),
-    loadModel(join(HISTORY, to, "schema.ts"), { revision: to }),
+    loadModel(historySchema(from), { revision: from }),
+    loadModel(historySchema(to), { revision: to }),
   ).map((c) => [c.ruleId, c.severity, c.location, c.from ?? null, c.to ?? null]);
 const has = (name: string) => all.some((v) => v.name === name);
 

@@ -12,6 +12,7 @@ import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
 import { locationText } from "../registry/index.js";
 import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
 import { severityFor, type Change, type RuleId, type Severity } from "./rules.js";
+import { withoutEnvelope } from "./envelope.js";
 import { literalParts, shapeText, typeText, unionChange, type RefText } from "./types.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
 
@@ -29,7 +30,9 @@ export {
  * lifecycle, methods, definitions (with their properties), constants, error codes, deprecations.
  */
 export function diffModels(from: ProtocolModel, to: ProtocolModel): Change[] {
-  return new Differ(from, to).run();
+  // Response wrappers are found by their envelope (`jsonrpc` beside `result`): before it is set aside.
+  const responses = new Set([from, to].flatMap(responseWrappers));
+  return new Differ(withoutEnvelope(from), withoutEnvelope(to), responses).run();
 }
 
 /** Changes counted by severity. */
@@ -86,7 +89,7 @@ class Differ {
   /** The message definitions of every method of either revision. */
   private readonly messages: Set<string>;
   /** The `…ResultResponse` definitions results were paired by: their `result` is the method's results. */
-  private readonly responses: Set<string>;
+  private readonly responses: ReadonlySet<string>;
   private readonly index: { from: ModelIndex; to: ModelIndex };
   /** Definitions of `from` gone from `to` where `to` has a new one of the same shape: old name → new name. */
   private readonly renames: Map<string, string>;
@@ -96,10 +99,11 @@ class Differ {
   constructor(
     private readonly from: ProtocolModel,
     private readonly to: ProtocolModel,
+    responses: ReadonlySet<string>,
   ) {
     this.reach = { from: new Reach(from), to: new Reach(to) };
     this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
-    this.responses = new Set([from, to].flatMap(responseWrappers));
+    this.responses = responses;
     this.index = { from: new ModelIndex(from), to: new ModelIndex(to) };
     this.defs = {
       from: new Map(from.definitions.map((d) => [d.name, d])),
