@@ -15,6 +15,8 @@ import {
   removalTie,
   type RegistryEntry,
 } from "../generator/registry/index.js";
+import { parseChangelog } from "../generator/registry/changelog.js";
+import { changelogText } from "../generator/spec/docs.js";
 import { readRevisions } from "../generator/spec/revisions.js";
 import { loadModel } from "../generator/load/index.js";
 import { ROOT, SPEC_DIR, generatedDir, schemaFile } from "./helpers/spec.js";
@@ -316,7 +318,9 @@ describe("mcp-gen deprecations", () => {
     ]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^LOCATION\s+KIND\s+AS OF\s+SEP\s+EARLIEST REMOVAL\s+AFFECTS$/);
+    expect(lines[0]).toMatch(
+      /^LOCATION\s+KIND\s+AS OF\s+SEP\s+EARLIEST REMOVAL\s+AFFECTS\s+MIGRATION$/,
+    );
     expect(lines).toHaveLength(tagCount + 1);
     expect(stdout).toContain("2027-07-28 (no revision yet, with Sampling)");
   });
@@ -333,6 +337,10 @@ describe("mcp-gen deprecations", () => {
       "--offline",
     ]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual(registry);
+    // The registry, with what the changelog beside the schema says (test/registry-changelog).
+    const changelog = changelogText(schemaFile(REVISION));
+    expect(JSON.parse(stdout)).toEqual(
+      deprecationRegistry(model, releases, changelog === null ? [] : parseChangelog(changelog)),
+    );
   });
 });

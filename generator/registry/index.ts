@@ -1,11 +1,13 @@
 import type { Deprecation, ProtocolModel } from "../ir/model.js";
 import { CAPABILITY_TYPES } from "../ir/conventions.js";
 import { Reach, type Party } from "./reach.js";
+import type { ChangelogDeprecation } from "./changelog.js";
+import { changelogMigration } from "./migrations.js";
 
 /**
  * The deprecation registry of one revision: one entry per `@deprecated` tag of the schema (the IR's
  * `deprecations`, in source order), with what it affects on the wire and when it may go away.
- * Pure: everything comes from the model and the release dates passed in.
+ * Pure: everything comes from the model, the release dates and (when given) the changelog passed in.
  */
 
 /** The policy's minimum deprecation window, in months. */
@@ -52,11 +54,22 @@ export interface RegistryEntry {
     text: string;
     /** The sentence telling what to do instead ("Omit this field or use …"), or `null`. */
     sentence: string | null;
+    /**
+     * What the revision's changelog says to do instead, where it names it (`parseChangelog`), else
+     * `null`; absent when the registry was made without a changelog. Only commands reading the
+     * spec's docs pass one: generated output never depends on whether the docs are there (the
+     * download cache holds no docs), so the emitted registry has no such field.
+     */
+    changelog?: string | null;
   };
   line: number;
 }
 
-export function deprecationRegistry(model: ProtocolModel, releases: Releases): RegistryEntry[] {
+export function deprecationRegistry(
+  model: ProtocolModel,
+  releases: Releases,
+  changelog?: readonly ChangelogDeprecation[],
+): RegistryEntry[] {
   const reach = new Reach(model);
   const metaDefinitions = metaDefinitionNames(model);
   const allMethods = model.methods.map((m) => m.method);
@@ -100,7 +113,24 @@ export function deprecationRegistry(model: ProtocolModel, releases: Releases): R
       asOf: deprecation.asOf,
       sep: deprecation.sep,
       earliestRemoval: earliestRemoval(deprecation.asOf, releases),
-      migration: { text: deprecation.text, sentence: migrationSentence(deprecation.text) },
+      migration: {
+        text: deprecation.text,
+        sentence: migrationSentence(deprecation.text),
+        ...(changelog
+          ? {
+              changelog: changelogMigration(
+                {
+                  definition,
+                  path,
+                  methods: kind === "metaKey" ? null : methods,
+                  sep: deprecation.sep,
+                },
+                changelog,
+                model,
+              ),
+            }
+          : {}),
+      },
       line: deprecation.line,
     };
   });
