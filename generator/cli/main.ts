@@ -202,6 +202,10 @@ const COMMAND_TABLE = [
         "$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking",
         "in a GitHub workflow: annotations, fail on breaking",
       ],
+      [
+        "$0 diff 2025-11-25 2026-07-28 --fail-on breaking-server",
+        "fail only on changes that break servers (breaking-both included)",
+      ],
     ],
     run: diffCommand,
   }),

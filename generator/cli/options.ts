@@ -1,4 +1,5 @@
 import { JSON_SCHEMA_ADAPTERS } from "../emit/json-schema/adapters.js";
+import { FAIL_ON } from "../diff/rules.js";
 
 /**
  * Every option of every command, once. Each entry drives the command line (yargs reads it through
@@ -271,8 +272,9 @@ export const DIFF_OPTIONS = {
   failOn: {
     flag: "fail-on",
     type: "string",
-    choices: ["breaking"],
-    describe: "exit 1 when any change is breaking",
+    choices: FAIL_ON,
+    describe:
+      "exit 1 when any change is breaking (breaking-client, breaking-server: one that breaks that party)",
   },
   specDir,
   offline,

@@ -17,9 +17,12 @@ import { literalParts, shapeText, typeText, unionChange, type RefText } from "./
 import { methodRoles, ModelIndex } from "../ir/query.js";
 
 export {
+  FAIL_ON,
   RULE_IDS,
   SEVERITIES,
+  failsOn,
   isBreaking,
+  type FailOn,
   type Change,
   type RuleId,
   type Severity,

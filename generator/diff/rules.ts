@@ -115,3 +115,17 @@ export function severityFor(parties: Iterable<"client" | "server">): Severity {
 export function isBreaking(severity: Severity): boolean {
   return severity !== "non-breaking";
 }
+
+/** What `mcp-gen diff --fail-on` may fail on: any breaking change, or one that breaks that party. */
+export const FAIL_ON = ["breaking", "breaking-client", "breaking-server"] as const;
+
+export type FailOn = (typeof FAIL_ON)[number];
+
+/**
+ * Whether a change of this severity fails `--fail-on`: any breaking one for `breaking`; for a
+ * party, those that break it (its own severity, and `breaking-both`).
+ */
+export function failsOn(severity: Severity, failOn: FailOn): boolean {
+  if (failOn === "breaking") return isBreaking(severity);
+  return severity === failOn || severity === "breaking-both";
+}
