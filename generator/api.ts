@@ -18,12 +18,12 @@ import type { SchemaOrigin } from "./spec/resolve.js";
 import { readRevisions } from "./spec/revisions.js";
 
 export type * from "./ir/model.js";
-export type { Change, RuleId, Severity } from "./diff/index.js";
+export type { Change, FailOn, RuleId, Severity } from "./diff/index.js";
 export type { RegistryEntry } from "./registry/index.js";
 export type { OutputChange } from "./emit/write.js";
 export type { CheckReason, FileCheck } from "./cli/check-report.js";
 export { GeneratorError };
-export { isBreaking } from "./diff/index.js";
+export { FAIL_ON, failsOn, isBreaking } from "./diff/index.js";
 export { loadModel };
 
 /**
