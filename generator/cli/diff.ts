@@ -29,11 +29,18 @@ export async function diffCommand(args: DiffArgs, io: CliIO): Promise<void> {
     throw new UsageError(`--fail-on must be ${FAIL_ON.join(", ")}, not "${args.failOn}"`);
   const from = await loadSide(args.from, args, io);
   const to = await loadSide(args.to, args, io);
-  const [{ diffModels, failsOn }, report] = await Promise.all([
-    import("../diff/index.js"),
-    import("../diff/report.js"),
-  ]);
-  const changes = diffModels(from.model, to.model);
+  const [{ diffModels, failsOn }, report, { parseChangelog }, { changelogText }] =
+    await Promise.all([
+      import("../diff/index.js"),
+      import("../diff/report.js"),
+      import("../registry/changelog.js"),
+      import("../spec/docs.js"),
+    ]);
+  // The newer revision's changelog, when the spec's docs are beside its schema: its migrations.
+  const changelog = changelogText(to.file);
+  const changes = diffModels(from.model, to.model, {
+    changelog: changelog === null ? undefined : parseChangelog(changelog),
+  });
   const [a, b] = [from.model.revision, to.model.revision];
   const root = repositoryOf(io);
   io.stdout(

@@ -9,7 +9,8 @@ import type {
   TypeNode,
 } from "../ir/model.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS } from "../ir/conventions.js";
-import { locationText } from "../registry/index.js";
+import { deprecationRegistry, locationText } from "../registry/index.js";
+import type { ChangelogDeprecation } from "../registry/changelog.js";
 import { counterparts, PARTIES, Reach, sendersOf, type Party } from "../registry/reach.js";
 import { severityFor, type Change, type RuleId, type Severity } from "./rules.js";
 import { withoutEnvelope } from "./envelope.js";
@@ -32,10 +33,23 @@ export {
  * Every change between two revisions' models, by the rules of `rules.ts`, in a stable order:
  * lifecycle, methods, definitions (with their properties), constants, error codes, deprecations.
  */
-export function diffModels(from: ProtocolModel, to: ProtocolModel): Change[] {
+export function diffModels(
+  from: ProtocolModel,
+  to: ProtocolModel,
+  options: DiffOptions = {},
+): Change[] {
   // Response wrappers are found by their envelope (`jsonrpc` beside `result`): before it is set aside.
   const responses = new Set([from, to].flatMap(responseWrappers));
-  return new Differ(withoutEnvelope(from), withoutEnvelope(to), responses).run();
+  // What to do instead of each deprecation of `to`: its tag's sentence, else its changelog's.
+  const migrations = deprecationRegistry(to, {}, options.changelog).map(
+    (entry) => entry.migration.sentence ?? entry.migration.changelog ?? null,
+  );
+  return new Differ(withoutEnvelope(from), withoutEnvelope(to), responses, migrations).run();
+}
+
+export interface DiffOptions {
+  /** The newer revision's changelog (`parseChangelog`): the migrations it names go with its new deprecations. */
+  changelog?: readonly ChangelogDeprecation[] | undefined;
 }
 
 /** Changes counted by severity. */
@@ -103,6 +117,8 @@ class Differ {
     private readonly from: ProtocolModel,
     private readonly to: ProtocolModel,
     responses: ReadonlySet<string>,
+    /** Per deprecation of `to`, in order: what to do instead, or `null`. */
+    private readonly migrations: ReadonlyArray<string | null>,
   ) {
     this.reach = { from: new Reach(from), to: new Reach(to) };
     this.messages = new Set(methodRoles([...from.methods, ...to.methods]).map((m) => m.message));
@@ -850,7 +866,7 @@ class Differ {
   private deprecations(): void {
     const key = (d: Deprecation) => JSON.stringify(d.target);
     const before = new Set(this.from.deprecations.map(key));
-    for (const d of this.to.deprecations) {
+    for (const [i, d] of this.to.deprecations.entries()) {
       if (before.has(key(d))) continue;
       const when = [d.asOf ? `as of ${d.asOf}` : "", d.sep ? `(${d.sep})` : ""]
         .filter(Boolean)
@@ -862,6 +878,8 @@ class Differ {
         `${locationText(d)} deprecated${when ? ` ${when}` : ""}`,
         { to: d.text.replace(/\s+/g, " ").trim() },
       );
+      const migration = this.migrations[i];
+      if (migration) this.changes[this.changes.length - 1]!.migration = migration;
     }
   }
 }

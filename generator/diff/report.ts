@@ -37,11 +37,16 @@ export function diffMarkdown(from: string, to: string, changes: Change[]): strin
     );
     for (const c of group)
       lines.push(
-        `| ${c.ruleId} | ${code(c.location)} | ${cell(c.message)} | ${c.from === undefined ? "" : code(c.from)} | ${c.to === undefined ? "" : code(c.to)} |`,
+        `| ${c.ruleId} | ${code(c.location)} | ${cell(said(c))} | ${c.from === undefined ? "" : code(c.from)} | ${c.to === undefined ? "" : code(c.to)} |`,
       );
   }
   if (changes.length === 0) lines.push("", "No changes.");
   return `${lines.join("\n")}\n`;
+}
+
+/** A change's message, with what to do instead when it names it. */
+function said(change: Change): string {
+  return change.migration ? `${change.message}. Migration: ${change.migration}` : change.message;
 }
 
 /** Table-cell text: one line, pipes escaped. */
@@ -78,7 +83,7 @@ export function diffGithub(from: string, to: string, changes: Change[], locate: 
     ]
       .filter((x) => x !== null)
       .join(" ");
-    return `::${isBreaking(c.severity) ? "error" : "notice"} ${props.filter((p) => p !== null).join(",")}::${data(`${c.location}: ${c.message}${detail ? ` (${detail})` : ""}`)}`;
+    return `::${isBreaking(c.severity) ? "error" : "notice"} ${props.filter((p) => p !== null).join(",")}::${data(`${c.location}: ${said(c)}${detail ? ` (${detail})` : ""}`)}`;
   });
   const summary = summarize(changes);
   const counts = SEVERITIES.map((s) => `${summary[s]} ${TITLES[s].toLowerCase()}`).join(", ");

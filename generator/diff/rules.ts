@@ -101,6 +101,8 @@ export interface Change {
   message: string;
   from?: string;
   to?: string;
+  /** `deprecation-added`: what to do instead, from the tag or the revision's changelog, when either names it. */
+  migration?: string;
 }
 
 /** The severity for the set of parties that break. */
