@@ -3,8 +3,7 @@ import type { CodeFile, ImportSymbol } from "./code-file.js";
 import { runtimeModule } from "./modules.js";
 
 /** The runtime module generated code composes its checks with (`templates/runtime/checks.ts`). */
-export const CHECKS_RUNTIME = "checks.ts";
-export const CHECKS = runtimeModule(CHECKS_RUNTIME);
+export const CHECKS = runtimeModule("checks.ts");
 
 /**
  * Check expressions over one validators module (`V`, or a legacy revision's), as the runtime takes

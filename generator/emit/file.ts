@@ -5,6 +5,16 @@ import type { ProtocolModel } from "../ir/model.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import type { Releases } from "../registry/index.js";
 
+/**
+ * An output target: turns the model into files. Each target lives in its own folder under emit/ and
+ * imports only this module's types, never the registry of targets (emit/index.ts), which imports it.
+ */
+export interface Target {
+  name: string;
+  /** Its files; those the entry points re-export carry `entry`. */
+  emit(ctx: EmitContext): GeneratedFile[];
+}
+
 /** One output file, relative to the revision's output directory. */
 export interface GeneratedFile {
   path: string;

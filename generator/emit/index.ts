@@ -8,8 +8,10 @@ import {
   type EmitContext,
   type GeneratedFile,
   type Provenance,
+  type Target,
 } from "./file.js";
 import { readmeFile } from "./readme.js";
+import { runtimeClosure } from "./runtime-closure.js";
 import { format } from "./format.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
@@ -21,13 +23,6 @@ import { jsonSchemaTarget } from "./json-schema/target.js";
 import { authTarget } from "./auth/target.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import { planOutput, writeOutput, type OutputPlan } from "./write.js";
-
-/** An output target: turns the model into files. Each target lives in its own folder under emit/. */
-export interface Target {
-  name: string;
-  /** Its files; those the entry points re-export carry `entry`. */
-  emit(ctx: EmitContext): GeneratedFile[];
-}
 
 export const TARGETS: readonly Target[] = [
   typesTarget,
@@ -118,6 +113,7 @@ export async function renderRevision(
   };
   if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));
+  files.push(...runtimeClosure(files));
   files.push(...entryFiles(model, files));
   const formatted = await Promise.all(
     files.map(async ({ path, content, description }) => {

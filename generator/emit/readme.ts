@@ -17,7 +17,9 @@ export const REQUIREMENTS = { typescript: "5.5", node: "20" } as const;
 /** `README.md`: what the folder holds, where it came from, how to regenerate and vendor it. */
 export function readmeFile(ctx: EmitContext, files: readonly GeneratedFile[]): GeneratedFile {
   const { model } = ctx;
-  const runtime = files.filter((f) => f.path.startsWith(RUNTIME_DIR));
+  const runtime = files
+    .filter((f) => f.path.startsWith(RUNTIME_DIR))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
   const rows = files
     .filter((f) => !f.path.startsWith(RUNTIME_DIR))
     .map((f) => ({ path: f.path, description: f.description ?? "" }))

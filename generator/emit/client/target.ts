@@ -1,4 +1,4 @@
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import type { MethodRole, ProtocolModel } from "../../ir/model.js";
 import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
@@ -6,34 +6,10 @@ import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/
 import { code, ident, join, jsdoc, str, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { runtimeModule, typesModule, validatorsModule } from "../modules.js";
-import { CHECKS_RUNTIME } from "../checks.js";
-import { runtimeFile } from "../file.js";
 import { GeneratorError } from "../../errors.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import type { ProtocolDescription } from "../../derive/protocol.js";
 import { legacyValidators } from "../server/target.js";
-
-/**
- * The runtime modules a generated client imports, copied verbatim. It also imports `jsonrpc.ts`
- * and `param-headers.ts`, which the server target copies: both targets skip exactly the same
- * schemas (see `emit`).
- */
-const CLIENT_RUNTIME = [
-  "client.ts",
-  "client-core.ts",
-  "client-protocol.ts",
-  "client-transport.ts",
-  "client-errors.ts",
-  "client-cache.ts",
-  "client-limits.ts",
-  "client-legacy.ts",
-  "client-http.ts",
-  "client-stdio.ts",
-  "line-framer.ts",
-  "client-tool-output.ts",
-  "json-schema.ts",
-  CHECKS_RUNTIME,
-];
 
 /** The runtime modules `client.ts` imports from. */
 const MODULES = {
@@ -224,7 +200,6 @@ export const clientTarget: Target = {
         description:
           "`stdioTransport({ command })`: the client over a spawned server process (Node)",
       },
-      ...CLIENT_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
     ];
   },
 };

@@ -1,5 +1,5 @@
 import type { GeneratedFile } from "../file.js";
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import { code, ident, join, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import type { RegistryEntry } from "../../registry/index.js";

@@ -1,4 +1,4 @@
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import { runtimeFile } from "../file.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import type { EmitContext } from "../file.js";
-import { render, runtimeFile } from "../file.js";
+import { render } from "../file.js";
 import { outputModule } from "../code-file.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { protocolDescription, type ProtocolDescription } from "../../derive/protocol.js";
@@ -42,7 +42,6 @@ export const protocolTarget: Target = {
         description:
           "`PROTOCOL`: the revision's protocol facts as data (methods, capabilities, `_meta` keys, error codes, envelope fields…), read by the server and the client",
       },
-      { path: "runtime/protocol.ts", content: runtimeFile("protocol.ts") },
     ];
   },
 };

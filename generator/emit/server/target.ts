@@ -1,44 +1,17 @@
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { code, ident, join, json, jsdoc, str, type Code } from "../code.js";
 import { CodeFile, type OutputModule } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
-import { CHECKS_RUNTIME } from "../checks.js";
-import { runtimeFile, type EmitContext } from "../file.js";
+import type { EmitContext } from "../file.js";
 import { featureFacts } from "../../ir/features.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import { featureTypes } from "./feature-types.js";
 import { SERVER_MODULES as M } from "./modules.js";
 import { validatorsTarget } from "../validators/target.js";
 import { typesTarget } from "../types/target.js";
-
-/** The runtime modules a generated server imports, copied verbatim. */
-const SERVER_RUNTIME = [
-  "jsonrpc.ts",
-  "transport.ts",
-  "admission.ts",
-  "state.ts",
-  "legacy.ts",
-  "lifecycle.ts",
-  "input-required.ts",
-  "subscriptions.ts",
-  "dispatch.ts",
-  "stdio.ts",
-  "stdio-writer.ts",
-  "stdio-in-flight.ts",
-  "line-framer.ts",
-  "console-capture.ts",
-  "http.ts",
-  "http-headers.ts",
-  "param-headers.ts",
-  "http-auth.ts",
-  "definitions.ts",
-  "json-schema.ts",
-  "uri-template.ts",
-  CHECKS_RUNTIME,
-];
 
 /**
  * `server.ts`: a typed handler per client→server request of the revision, and `createServer`, which
@@ -109,7 +82,6 @@ export const serverTarget: Target = {
         description:
           "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)",
       },
-      ...SERVER_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) })),
       ...legacy.flatMap((old) => legacyFiles({ ...ctx, model: old, generatorVersion })),
     ];
   },

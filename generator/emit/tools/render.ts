@@ -4,7 +4,8 @@ import { code, ident, json, key } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
 import { CheckCode, CHECKS } from "../checks.js";
-import { generatedHeader, render, RUNTIME_DIR, runtimeFile, type GeneratedFile } from "../file.js";
+import { generatedHeader, render, RUNTIME_DIR, type GeneratedFile } from "../file.js";
+import { runtimeClosure } from "../runtime-closure.js";
 import { format } from "../format.js";
 import { typesTarget } from "../types/target.js";
 import { validatorsTarget } from "../validators/target.js";
@@ -47,14 +48,20 @@ export async function renderTools(
   const content = file.render("tools.ts.hbs", { tools, validate });
   // A tools file is no protocol revision: no release dates, no deprecation registry.
   const ctx = { model, generatorVersion: options.generatorVersion, releases: {} };
-  const files: GeneratedFile[] = [
+  const modules: GeneratedFile[] = [
     ...typesTarget.emit(ctx),
     ...validatorsTarget.emit(ctx),
     { path: file.path, content },
-    ...file
-      .imported()
-      .filter((path) => path.startsWith(RUNTIME_DIR))
-      .map((path) => ({ path, content: runtimeFile(path.slice(RUNTIME_DIR.length)) })),
+    {
+      path: "index.ts",
+      content:
+        'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
+    },
+  ];
+  const runtime = runtimeClosure(modules);
+  const files: GeneratedFile[] = [
+    ...modules,
+    ...runtime,
     {
       path: "README.md",
       content: render("tools-README.md.hbs", {
@@ -67,18 +74,11 @@ export async function renderTools(
           arguments: t.arguments.name,
           result: t.result?.name,
         })),
-        runtime: file
-          .imported()
-          .filter((path) => path.startsWith(RUNTIME_DIR))
-          .map((path) => path.slice(RUNTIME_DIR.length))
+        runtime: runtime
+          .map((f) => f.path.slice(RUNTIME_DIR.length))
           .sort()
           .join(", "),
       }),
-    },
-    {
-      path: "index.ts",
-      content:
-        'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
     },
   ];
   const header = generatedHeader([

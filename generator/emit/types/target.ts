@@ -1,6 +1,6 @@
 import type { GeneratedFile } from "../file.js";
 import { CodeFile } from "../code-file.js";
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import { declarationsText } from "./print.js";
 
 /**

@@ -1,8 +1,7 @@
-import type { Target } from "../index.js";
+import type { Target } from "../file.js";
 import type { GeneratedFile } from "../file.js";
 import { code, ident, key } from "../code.js";
 import { CodeFile } from "../code-file.js";
-import { runtimeFile } from "../file.js";
 import { runtimeModule, typesModule } from "../modules.js";
 import { FORMAT_CHECKERS } from "../../ir/formats.js";
 import { ValidatorCompiler } from "./compile.js";
@@ -48,8 +47,6 @@ export const validatorsTarget: Target = {
           "`isN(value)` and `validateN(value)` for every definition `N`, and `validators` by name; errors carry JSON pointers",
       },
     ];
-    if (file.imported().includes(FORMATS.path))
-      files.push({ path: FORMATS.path, content: runtimeFile("formats.ts") });
     return files;
   },
 };
