@@ -22,7 +22,7 @@ import {
   type SchemaCheck,
   type SchemaCheckResult,
 } from "./json-schema.js";
-import { UriTemplate, type UriVariables } from "./uri-template.js";
+import { MAX_URI_LENGTH, UriTemplate, type UriVariables } from "./uri-template.js";
 
 /** The revision's features, as the generator read them from the schema (see `generator/ir/features.ts`). */
 export interface Features {
@@ -125,6 +125,14 @@ export interface DefinitionsOptions {
   pageSize?: number;
   /** Where diagnostics go (invalid tool results, unchecked schemas); default stderr. */
   log?: (message: string) => void;
+  /** Longest URI a resource template is matched against (UTF-16 units); a longer one is not found. Default 65,536. */
+  maxUriLength?: number;
+  /**
+   * Hands a resource template's `read` decoded variables that hold a `..` path segment, a `/` the
+   * expansion does not allow (a simple `{x}` whose value came as `%2F`) or a control character (NUL
+   * included). Default false: such a read is refused with invalid params before `read` runs.
+   */
+  allowUnsafeUriValues?: boolean;
 }
 
 interface Entry<D> {
@@ -370,9 +378,23 @@ export class Definitions {
     if (typeof uri === "string") {
       const fixed = this.resources.get(uri);
       if (fixed) return fixed.definition.read(uri, ctx);
+      const maxLength = this.options.maxUriLength ?? MAX_URI_LENGTH;
       for (const entry of this.templates.values()) {
-        const variables = entry.template.match(uri);
-        if (variables) return entry.definition.read(uri, variables, ctx);
+        const variables = entry.template.match(uri, maxLength);
+        if (!variables) continue;
+        // The URI is this template's: a value a handler could take as a path is refused, not passed on.
+        const unsafe = this.options.allowUnsafeUriValues
+          ? null
+          : entry.template.unsafeValue(variables);
+        if (unsafe !== null)
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            `Invalid params: the URI's variable ${unsafe}`,
+            {
+              [f.uri]: uri,
+            },
+          );
+        return entry.definition.read(uri, variables, ctx);
       }
     }
     throw new RpcError(ErrorCode.InvalidParams, "Resource not found", { [f.uri]: uri });
