@@ -3,9 +3,11 @@
  * parsed request lives (and costs up to twenty times its size in heap, for a body of small objects)
  * until its handler answers, so without a bound enough slow concurrent requests end the process.
  * Transports count each request from the moment they start reading it until its answer is gone,
- * against two budgets: the server's and the connection's. Over either, the request is refused at
- * once, and what was admitted goes on being served. Revision-independent; copied verbatim into
- * generated output.
+ * against the server's budget and, over HTTP, the client's and the connection's. Over any, the
+ * request is refused at once, and what was admitted goes on being served. The client's budget
+ * (every connection of one principal, or of one address) keeps one client's slow bodies, open
+ * streams or unanswered requests from taking every slot of the server. Revision-independent;
+ * copied verbatim into generated output.
  */
 
 export interface AdmissionLimits {
@@ -17,6 +19,10 @@ export interface AdmissionLimits {
   maxRequestsPerConnection?: number | undefined;
   /** Bytes of request bodies one connection holds at once. */
   maxBytesPerConnection?: number | undefined;
+  /** Requests one HTTP client holds at once over all its connections (a client: its principal when authenticated, else its address). */
+  maxRequestsPerClient?: number | undefined;
+  /** Bytes of request bodies one HTTP client holds at once. */
+  maxBytesPerClient?: number | undefined;
 }
 
 /** The limits, each set. */
@@ -33,6 +39,8 @@ export const DEFAULT_ADMISSION: Limits = Object.freeze({
   maxBytesInFlight: 32 * MiB,
   maxRequestsPerConnection: 64,
   maxBytesPerConnection: 16 * MiB,
+  maxRequestsPerClient: 256,
+  maxBytesPerClient: 16 * MiB,
 });
 
 /** The limits with defaults filled in, each checked to be a positive whole number. */
@@ -66,5 +74,38 @@ export class Budget {
   /** Whether `bytes` more of a request already admitted fit. */
   fits(bytes: number): boolean {
     return this.bytes + bytes <= this.maxBytes;
+  }
+}
+
+/**
+ * The budgets of the clients that hold requests, by client: made with a client's first request and
+ * dropped once it holds none, so that clients passing by leave nothing behind.
+ */
+export class ClientBudgets {
+  private readonly budgets = new Map<string, Budget>();
+
+  constructor(
+    readonly maxRequests: number,
+    readonly maxBytes: number,
+  ) {}
+
+  of(client: string): Budget {
+    let budget = this.budgets.get(client);
+    if (budget === undefined) {
+      budget = new Budget(this.maxRequests, this.maxBytes);
+      this.budgets.set(client, budget);
+    }
+    return budget;
+  }
+
+  /** Drops `client`'s budget when it holds nothing any more. */
+  settle(client: string, budget: Budget): void {
+    if (budget.requests === 0 && budget.bytes <= 0 && this.budgets.get(client) === budget)
+      this.budgets.delete(client);
+  }
+
+  /** How many clients hold requests. */
+  get size(): number {
+    return this.budgets.size;
   }
 }

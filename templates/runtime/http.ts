@@ -47,7 +47,7 @@ import {
   type Acceptance,
   type HeaderRules,
 } from "./http-headers.js";
-import { admissionLimits, Budget, type AdmissionLimits } from "./admission.js";
+import { admissionLimits, Budget, ClientBudgets, type AdmissionLimits } from "./admission.js";
 import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
@@ -100,6 +100,13 @@ export interface HttpOptions extends AdmissionLimits {
   keepAliveMs?: number;
   /** Sessions kept for stateful revisions (initialize handshake) before the least recently used is forgotten. Default 10,000. */
   maxSessions?: number;
+  /**
+   * Sessions one client (its principal when authenticated, else its address) keeps; past it the
+   * client's own least recently used session is forgotten, never another client's. Default 1,000.
+   */
+  maxSessionsPerClient?: number;
+  /** How long a request's body may take to arrive, in ms; past it 408 and the connection closed. Default 60 000, 0 disables. */
+  bodyTimeoutMs?: number;
   /** How long a session may go without a request before it is forgotten, in ms. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Events of a session's GET stream kept for a client resuming it with `Last-Event-ID`. Default 100. */
@@ -136,6 +143,8 @@ const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
+const DEFAULT_MAX_SESSIONS_PER_CLIENT = 1_000;
+const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 const DEFAULT_REPLAY_EVENTS = 100;
 const DEFAULT_CLOSE_GRACE_MS = 1000;
@@ -224,13 +233,16 @@ export function createHttpHandler(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     budget: new Budget(limits.maxRequestsInFlight, limits.maxBytesInFlight),
+    clients: new ClientBudgets(limits.maxRequestsPerClient, limits.maxBytesPerClient),
     maxRequestsPerConnection: limits.maxRequestsPerConnection,
     maxBytesPerConnection: limits.maxBytesPerConnection,
     retryAfter: String(options.retryAfterSeconds ?? 1),
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     sessions: new SessionStore(
       options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
       options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
       options.sessionReplayEvents ?? DEFAULT_REPLAY_EVENTS,
       (record) => handler.endSession?.(record),
@@ -276,12 +288,15 @@ interface Config {
   maxDepth: number;
   /** Requests and body bytes this server holds. */
   budget: Budget;
+  /** Requests and body bytes each client holds (`clientOf`). */
+  clients: ClientBudgets;
   maxRequestsPerConnection: number;
   maxBytesPerConnection: number;
   /** The `Retry-After` value of refusals for load. */
   retryAfter: string;
   rules: HeaderRules;
   keepAliveMs: number;
+  bodyTimeoutMs: number;
   sessions: SessionStore;
   /** The guard `HttpOptions.auth` put in front of the endpoint, asked again once a body is read. */
   auth: HttpGuard | undefined;
@@ -401,10 +416,19 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   }
   // Admission: a declared body is reserved whole; a chunked one as it arrives.
   const reserve = Number.isFinite(declared) ? declared : 0;
-  const connection = connectionBudget(config, req);
   if (!config.budget.admits(reserve)) return busy(config, req, res, 503, "the server");
-  if (!connection.admits(reserve)) return busy(config, req, res, 429, "this connection");
-  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve);
+  const client = clientOf(req);
+  const clientBudget = config.clients.of(client);
+  if (!clientBudget.admits(reserve)) {
+    config.clients.settle(client, clientBudget);
+    return busy(config, req, res, 429, "this client");
+  }
+  const connection = connectionBudget(config, req);
+  if (!connection.admits(reserve)) {
+    config.clients.settle(client, clientBudget);
+    return busy(config, req, res, 429, "this connection");
+  }
+  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve, client);
   // The body is read, and the response's end watched, by listeners shared by every request, which
   // find their exchange on `req` and `res`.
   (req as Carrier)[EXCHANGE] = exchange;
@@ -414,6 +438,18 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   req.on("end", onBodyEnd);
   req.on("error", onBodyError);
   req.on("close", onBodyClose);
+}
+
+/**
+ * Who a request's client is, for its quotas (requests in flight, sessions): the principal the
+ * guard admitted it as, else the address it came from (one address may be many users behind a
+ * proxy: raise the per-client limits there, or authenticate).
+ */
+function clientOf(req: IncomingMessage): string {
+  const principal = principalOf(req);
+  return principal !== undefined
+    ? `principal ${principal.id}`
+    : `address ${req.socket.remoteAddress ?? ""}`;
 }
 
 /** The budget of the connection `req` came on, made with its first request. */
@@ -504,6 +540,10 @@ class Exchange extends LazyAbort implements Delivery {
   private warned = false;
   /** Whether the request named its session (`Mcp-Session-Id`). */
   private readonly inSession: boolean;
+  /** The client's budget, which the request holds one request and `reserved` bytes of too. */
+  private readonly clientBudget: Budget;
+  /** Ends a body that takes longer than `bodyTimeoutMs` to arrive. */
+  private bodyTimer: ReturnType<typeof setTimeout> | undefined = undefined;
 
   constructor(
     private readonly config: Config,
@@ -515,24 +555,52 @@ class Exchange extends LazyAbort implements Delivery {
     /** The connection's budget; the request holds one request and `reserved` bytes of it and of the server's. */
     private readonly connection: Budget,
     private reserved: number,
+    /** Who the client is (`clientOf`). */
+    private readonly client: string,
   ) {
     super();
     this.inSession = sessionRecord !== undefined;
+    this.clientBudget = config.clients.of(client);
     config.budget.requests++;
     config.budget.bytes += reserved;
+    this.clientBudget.requests++;
+    this.clientBudget.bytes += reserved;
     connection.requests++;
     connection.bytes += reserved;
+    if (config.bodyTimeoutMs > 0) {
+      this.bodyTimer = setTimeout(() => this.bodyTimedOut(), config.bodyTimeoutMs);
+      this.bodyTimer.unref();
+    }
   }
 
   /** Gives back what the request held: once, when its response has gone (or the client has). */
   private release(): void {
     if (this.reserved < 0) return;
-    const { budget } = this.config;
+    const { budget, clients } = this.config;
     budget.requests--;
     budget.bytes -= this.reserved;
+    this.clientBudget.requests--;
+    this.clientBudget.bytes -= this.reserved;
+    clients.settle(this.client, this.clientBudget);
     this.connection.requests--;
     this.connection.bytes -= this.reserved;
     this.reserved = -1;
+  }
+
+  /** The body did not arrive in time: 408, and the connection closed (what is still coming is never read). */
+  private bodyTimedOut(): void {
+    this.bodyTimer = undefined;
+    if (!this.reading) return;
+    this.first = null;
+    this.chunks = null;
+    this.reading = false;
+    sendError(
+      this.res,
+      408,
+      ErrorCode.InvalidRequest,
+      `Request timeout: the body did not arrive within ${this.config.bodyTimeoutMs} ms`,
+      { Connection: "close" },
+    );
   }
 
   get session(): Record<string, unknown> {
@@ -555,19 +623,26 @@ class Exchange extends LazyAbort implements Delivery {
     const more = this.size - this.reserved;
     if (more > 0) {
       const { budget } = this.config;
-      if (!budget.fits(more) || !this.connection.fits(more)) {
+      const client = this.clientBudget;
+      if (!budget.fits(more) || !client.fits(more) || !this.connection.fits(more)) {
         this.first = null;
         this.chunks = null;
         this.reading = false;
+        this.stopBodyTimer();
         return busy(
           this.config,
           this.req,
           this.res,
           budget.fits(more) ? 429 : 503,
-          budget.fits(more) ? "this connection" : "the server",
+          !budget.fits(more)
+            ? "the server"
+            : !client.fits(more)
+              ? "this client"
+              : "this connection",
         );
       }
       budget.bytes += more;
+      client.bytes += more;
       this.connection.bytes += more;
       this.reserved = this.size;
     }
@@ -591,10 +666,16 @@ class Exchange extends LazyAbort implements Delivery {
     this.received(body);
   }
 
+  private stopBodyTimer(): void {
+    if (this.bodyTimer !== undefined) clearTimeout(this.bodyTimer);
+    this.bodyTimer = undefined;
+  }
+
   /** The body has been read (or could not be): handle it. Runs once. */
   received(body: Buffer | "too-large" | "aborted"): void {
     if (!this.reading) return;
     this.reading = false;
+    this.stopBodyTimer();
     try {
       this.handleBody(body);
     } catch (error) {
@@ -692,6 +773,7 @@ class Exchange extends LazyAbort implements Delivery {
   /** The response's stream closed: the client's cancellation, when it came before the response. */
   closed(): void {
     this.release();
+    this.stopBodyTimer();
     this.stopKeepAlive();
     if (!this.res.writableFinished) this.abort(new Error("client disconnected"));
   }
@@ -814,7 +896,11 @@ class Exchange extends LazyAbort implements Delivery {
     };
     // A new session, once the dispatcher has kept something in it.
     if (!this.inSession && this.sessionRecord !== undefined && hasKeys(this.sessionRecord))
-      headers["Mcp-Session-Id"] = this.config.sessions.add(this.sessionRecord, ownerOf(this.req));
+      headers["Mcp-Session-Id"] = this.config.sessions.add(
+        this.sessionRecord,
+        ownerOf(this.req),
+        this.client,
+      );
     res.writeHead(status, headers);
     res.end(line);
   }
@@ -1073,6 +1159,8 @@ class SessionEntry {
     private readonly replay: number,
     /** Who opened it (`ownerOf`); only they reach it. */
     readonly owner: string | undefined,
+    /** The client it counts against (`clientOf`). */
+    readonly client: string,
   ) {
     (record as Record<symbol, unknown>)[SESSION_SEND] = (message: unknown) => this.send(message);
   }
@@ -1123,13 +1211,18 @@ class SessionEntry {
  * Sessions of stateful (and dual-era) servers, by id, least recently used first; one past the
  * bound, or idle for too long, is forgotten, so that clients that never come back cannot grow the
  * server without limit (a forgotten client gets 404 and starts over, as the transport document
- * prescribes). The dispatcher is told of each session that ends.
+ * prescribes). One client past its own bound loses its own least recently used session: a client
+ * opening sessions in a loop cannot push everyone else's out. The dispatcher is told of each
+ * session that ends.
  */
 class SessionStore {
   private readonly sessions = new Map<string, SessionEntry>();
+  /** Each client's session ids, least recently used first. */
+  private readonly byClient = new Map<string, Set<string>>();
 
   constructor(
     private readonly max: number,
+    private readonly maxPerClient: number,
     private readonly idleMs: number,
     private readonly replay: number,
     private readonly ended: (record: Record<string, unknown>) => void,
@@ -1146,16 +1239,23 @@ class SessionStore {
     // Not even its last use is updated: a stranger's requests must not keep it alive.
     if (!entry || entry.owner !== owner) return undefined;
     entry.lastSeen = Date.now();
-    // Re-inserted: the map stays in order of last use, so the idle ones are first.
+    // Re-inserted: the maps stay in order of last use, so the idle ones are first.
     this.sessions.delete(id);
     this.sessions.set(id, entry);
+    const own = this.byClient.get(entry.client);
+    own?.delete(id);
+    own?.add(id);
     return entry;
   }
 
-  add(session: Record<string, unknown>, owner: string | undefined): string {
+  add(session: Record<string, unknown>, owner: string | undefined, client: string): string {
     this.sweep();
     const id = nodeCrypto().randomUUID();
-    this.sessions.set(id, new SessionEntry(id, session, this.replay, owner));
+    this.sessions.set(id, new SessionEntry(id, session, this.replay, owner, client));
+    let own = this.byClient.get(client);
+    if (own === undefined) this.byClient.set(client, (own = new Set()));
+    own.add(id);
+    if (own.size > this.maxPerClient) this.delete(own.values().next().value!);
     if (this.sessions.size > this.max) this.delete(this.sessions.keys().next().value!);
     return id;
   }
@@ -1164,6 +1264,8 @@ class SessionStore {
     const entry = this.sessions.get(id);
     if (!entry) return;
     this.sessions.delete(id);
+    const own = this.byClient.get(entry.client);
+    if (own !== undefined && own.delete(id) && own.size === 0) this.byClient.delete(entry.client);
     entry.close();
     this.ended(entry.record);
   }

@@ -6,7 +6,7 @@
  * the generator derives from the legacy revision's schema and the diff between the two. Revision-independent; copied
  * verbatim into generated output.
  */
-import { ErrorCode, isRecord, RpcError, success } from "./jsonrpc.js";
+import { ErrorCode, isRecord, RpcError, SERVER_BUSY, success } from "./jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -27,7 +27,13 @@ export interface LegacyOptions {
   maxInputRounds?: number;
   /** Resources one session may subscribe to. Default 1,000. */
   maxSubscriptions?: number;
+  /** Bytes (UTF-8) of the URIs one session's subscriptions hold. Default 1 MiB. */
+  maxSubscriptionBytes?: number;
+  /** Bytes of subscribed URIs all sessions of the server hold together. Default 64 MiB. */
+  maxSubscriptionBytesTotal?: number;
 }
+
+const MiB = 1024 * 1024;
 
 /** What the dispatcher lends the legacy side: the modern serving path and the server's description. */
 export interface LegacyHost {
@@ -71,6 +77,8 @@ export class LegacySession {
   initialized = false;
   logLevel: string | null = null;
   readonly subscriptions = new Set<string>();
+  /** Bytes of the URIs in `subscriptions` (a subscription is held for the session's life: each is counted). */
+  subscriptionBytes = 0;
   /** Requests sent to the client, by id, until answered. */
   readonly pending = new Map<JsonRpcId, Pending>();
   /** The client's requests being served, by id, for its cancellation notifications. */
@@ -188,6 +196,7 @@ export class LegacySession {
       );
     this.pending.clear();
     this.subscriptions.clear();
+    this.subscriptionBytes = 0;
   }
 }
 
@@ -200,6 +209,10 @@ export class LegacySessions {
   readonly inputTimeoutMs: number;
   readonly maxInputRounds: number;
   readonly maxSubscriptions: number;
+  readonly maxSubscriptionBytes: number;
+  readonly maxSubscriptionBytesTotal: number;
+  /** Bytes of subscribed URIs every open session holds together. */
+  private subscriptionBytes = 0;
 
   constructor(
     /** Newest protocol version first. */
@@ -216,6 +229,8 @@ export class LegacySessions {
     this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
     this.maxInputRounds = options.maxInputRounds ?? 8;
     this.maxSubscriptions = options.maxSubscriptions ?? 1_000;
+    this.maxSubscriptionBytes = options.maxSubscriptionBytes ?? MiB;
+    this.maxSubscriptionBytesTotal = options.maxSubscriptionBytesTotal ?? 64 * MiB;
   }
 
   /** The protocol versions a legacy handshake may agree on, newest first. */
@@ -306,15 +321,10 @@ export class LegacySessions {
           ErrorCode.InvalidParams,
           `Invalid params: /${subscribe.param} must be a string`,
         );
-      if (request.method === subscribe.unsubscribe) session.subscriptions.delete(uri);
-      else {
-        if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.maxSubscriptions)
-          return host.error(
-            request.id,
-            ErrorCode.InvalidRequest,
-            `Invalid request: a session may subscribe to at most ${this.maxSubscriptions} resources`,
-          );
-        session.subscriptions.add(uri);
+      if (request.method === subscribe.unsubscribe) this.unsubscribe(session, uri);
+      else if (!session.subscriptions.has(uri)) {
+        const refused = this.subscribe(session, uri);
+        if (refused) return host.error(request.id, refused.code, refused.message);
       }
       return ok(request.id);
     }
@@ -340,6 +350,47 @@ export class LegacySessions {
     });
   }
 
+  /**
+   * Adds a subscription within the session's bounds (how many, how many bytes of URIs) and the
+   * server's (how many bytes all sessions hold): a URI is held as long as the session, so without
+   * them one client's subscribes of 3 MiB URIs pin gigabytes. What refuses it, else `null`.
+   */
+  private subscribe(session: LegacySession, uri: string): { code: number; message: string } | null {
+    const bytes = Buffer.byteLength(uri);
+    if (session.subscriptions.size >= this.maxSubscriptions)
+      return {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid request: a session may subscribe to at most ${this.maxSubscriptions} resources`,
+      };
+    if (session.subscriptionBytes + bytes > this.maxSubscriptionBytes)
+      return {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid request: a session's subscriptions may hold at most ${this.maxSubscriptionBytes} bytes of URIs`,
+      };
+    if (this.subscriptionBytes + bytes > this.maxSubscriptionBytesTotal)
+      return {
+        code: SERVER_BUSY,
+        message: `Server busy: the server holds ${this.maxSubscriptionBytesTotal} bytes of subscriptions; retry later`,
+      };
+    session.subscriptions.add(uri);
+    session.subscriptionBytes += bytes;
+    this.subscriptionBytes += bytes;
+    return null;
+  }
+
+  private unsubscribe(session: LegacySession, uri: string): void {
+    if (!session.subscriptions.delete(uri)) return;
+    const bytes = Buffer.byteLength(uri);
+    session.subscriptionBytes -= bytes;
+    this.subscriptionBytes -= bytes;
+  }
+
+  /** Ends a session: what its subscriptions held is given back to the server's budget. */
+  private endSession(session: LegacySession): void {
+    this.subscriptionBytes -= session.subscriptionBytes;
+    session.end();
+  }
+
   /** A notification or response without modern `_meta`, on a legacy session; true when it was one of ours. */
   message(message: Record<string, unknown>, delivery: Delivery): boolean {
     const session = LegacySessions.of(delivery.session);
@@ -362,13 +413,13 @@ export class LegacySessions {
   end(record: Record<string, unknown>): void {
     const session = LegacySessions.of(record);
     if (!session) return;
-    session.end();
-    this.sessions.delete(session);
+    if (this.sessions.delete(session)) this.endSession(session);
+    else session.end();
   }
 
   /** Ends every session (server shutdown). */
   close(): void {
-    for (const session of this.sessions.keys()) session.end();
+    for (const session of this.sessions.keys()) this.endSession(session);
     this.sessions.clear();
   }
 
@@ -457,8 +508,8 @@ export class LegacySessions {
     // Bounded: past the limit the least recently used session is ended (its client gets "no session" and starts over).
     if (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next().value!;
-      oldest.end();
       this.sessions.delete(oldest);
+      this.endSession(oldest);
       delete oldest.record[SESSION_KEY];
     }
     return { response: success(request.id, result), httpStatus: 200 };
