@@ -13,6 +13,7 @@ import { Agent, createServer, request } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { ROOT, prepareRevision } from "./prepare.mjs";
+import { dualServerAttacks } from "./stress-server-dual.mjs";
 
 const REVISION = "2026-07-28";
 const MiB = 1024 * 1024;
@@ -60,10 +61,10 @@ function sampler(pid) {
   };
 }
 
-function startTarget(args, nodeArgs = []) {
+function startTarget(args, nodeArgs = [], script = "stress-target.mjs") {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, join(ROOT, "bench", "servers", "stress-target.mjs"), ...args],
+    [...nodeArgs, join(ROOT, "bench", "servers", script), ...args],
     {
       stdio: ["pipe", "pipe", "pipe"],
       env: process.env,
@@ -93,23 +94,35 @@ async function stop(target) {
   await target.exited;
 }
 
-/** One POST; resolves with status, body text and time taken (a status of 0: no answer, with `error`). */
-function post(url, body, { headers = {}, agent, timeoutMs = 20_000 } = {}) {
+/**
+ * The address good requests come from: another client than the attacks (which come from 127.0.0.1
+ * or 127.0.0.2), as the server's per-client quotas see clients.
+ */
+const GOOD_CLIENT = "127.0.0.3";
+
+/**
+ * One POST; resolves with status, headers, body text and time taken (a status of 0: no answer,
+ * with `error`). A header given as `null` is left out.
+ */
+function post(url, body, { headers = {}, agent, timeoutMs = 20_000, localAddress } = {}) {
   const began = now();
+  const sent = { ...HEADERS, ...headers };
+  for (const name of Object.keys(sent)) if (sent[name] === null) delete sent[name];
   return new Promise((resolve) => {
-    const req = request(
-      url,
-      { method: "POST", agent, headers: { ...HEADERS, ...headers } },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, body: text, ms: now() - began }),
-        );
-        res.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
-      },
-    );
+    const req = request(url, { method: "POST", agent, localAddress, headers: sent }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text,
+          ms: now() - began,
+        }),
+      );
+      res.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
+    });
     req.setTimeout(timeoutMs, () => req.destroy(new Error("timed out")));
     req.on("error", (error) => resolve({ status: 0, error: error.message, ms: now() - began }));
     req.end(body);
@@ -125,7 +138,7 @@ async function whileMeasuring(url, work) {
   let failures = 0;
   let refused = 0;
   let running = true;
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, localAddress: GOOD_CLIENT });
   const probe = (async () => {
     for (let i = 0; running || i === 0; i++) {
       const answer = await post(url, call(`good-${i}`, "echo", `{"text":"good"}`), {
@@ -339,8 +352,8 @@ function upload(port, head, mib) {
 // ---------------------------------------------------------------------------------------------
 
 /** Runs the target on stdio; `send` writes lines, `until` waits for a number of answers. */
-function stdioTarget(args = []) {
-  const target = startTarget(["--stdio", ...args]);
+function stdioTarget(args = [], script = undefined) {
+  const target = startTarget(["--stdio", ...args], [], script);
   const answers = [];
   let text = "";
   const waiters = [];
@@ -943,7 +956,32 @@ const DUAL_ATTACKS = {
 
 // ---------------------------------------------------------------------------------------------
 
-const ALL = { ...SERVER_ATTACKS, ...STDIO_ATTACKS, ...CLIENT_ATTACKS, ...DUAL_ATTACKS };
+const DUAL_SERVER_ATTACKS = dualServerAttacks({
+  startTarget,
+  stop,
+  stdioTarget,
+  sampler,
+  report,
+  median,
+  whileMeasuring,
+  post,
+  now,
+  sleep,
+  /** The dual-era output (the one the dual client attacks use), built on first use. */
+  dualDir: () => {
+    dualDir ??= prepareRevision(REVISION, LEGACY, ["--auth", "--json-schema", "ajv"]);
+    process.env.MCP_GEN_DUAL_JS_DIR = process.env.STRESS_DUAL_JS_DIR ?? dualDir;
+    return process.env.MCP_GEN_DUAL_JS_DIR;
+  },
+});
+
+const ALL = {
+  ...SERVER_ATTACKS,
+  ...STDIO_ATTACKS,
+  ...DUAL_SERVER_ATTACKS,
+  ...CLIENT_ATTACKS,
+  ...DUAL_ATTACKS,
+};
 const chosen = process.argv.slice(2);
 const jsDir = prepareRevision(REVISION);
 process.env.MCP_GEN_JS_DIR = jsDir;

@@ -1,0 +1,67 @@
+// The dual-era server `npm run stress` attacks for issue 25's server findings: the generated
+// 2026-07-28 server that also serves 2025-11-25 (folder in MCP_GEN_DUAL_JS_DIR), with its default
+// limits, subscribable resources, the tools `echo` (answers its text) and `ask` (asks the client for
+// input it may never give: an elicitation on a legacy session), and two resource templates:
+// `file:///{a}{b}` (adjacent captures: quadratic for a backtracking matcher) and `files:///{+path}`
+// (answers the variables it was handed, so that the attack sees what a handler would get).
+//
+//   node bench/servers/stress-target-dual.mjs --port 0 [--body-timeout ms]   # "listening on <url>" on stderr
+//   node bench/servers/stress-target-dual.mjs --stdio
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const jsDir = process.env.MCP_GEN_DUAL_JS_DIR;
+if (!jsDir) throw new Error("MCP_GEN_DUAL_JS_DIR names the compiled dual-era output");
+const { createServer, ServerDefinitions } = await import(
+  pathToFileURL(join(jsDir, "server.js")).href
+);
+
+const definitions = new ServerDefinitions();
+for (const uriTemplate of ["file:///{a}{b}", "files:///{+path}"])
+  definitions.resourceTemplate({
+    uriTemplate,
+    name: uriTemplate,
+    read: (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }),
+  });
+
+const server = createServer({
+  info: { name: "stress-target-dual", version: "1.0.0" },
+  capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+  log: () => {},
+  definitions,
+  handlers: {
+    "tools/list": () => ({
+      tools: [
+        { name: "echo", inputSchema: { type: "object" } },
+        { name: "ask", inputSchema: { type: "object" } },
+      ],
+    }),
+    "tools/call": (params, ctx) => {
+      if (params.name !== "ask" || ctx.inputResponses.ok)
+        return { content: [{ type: "text", text: String(params.arguments?.text ?? "") }] };
+      return ctx.inputRequired({
+        ok: {
+          method: "elicitation/create",
+          params: {
+            mode: "form",
+            message: "?",
+            requestedSchema: { type: "object", properties: {} },
+          },
+        },
+      });
+    },
+  },
+});
+
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : undefined);
+if (args.includes("--stdio")) server.serveStdio();
+else {
+  const bodyTimeoutMs = option("--body-timeout");
+  const listening = await server.listen({
+    port: option("--port") ?? 0,
+    ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
+  });
+  process.stderr.write(`listening on ${listening.url}\n`);
+  process.on("SIGTERM", () => void listening.close(0).then(() => process.exit(0)));
+}
