@@ -428,7 +428,10 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
     config.clients.settle(client, clientBudget);
     return busy(config, req, res, 429, "this connection");
   }
-  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve, client);
+  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve, {
+    key: client,
+    budget: clientBudget,
+  });
   // The body is read, and the response's end watched, by listeners shared by every request, which
   // find their exchange on `req` and `res`.
   (req as Carrier)[EXCHANGE] = exchange;
@@ -540,8 +543,6 @@ class Exchange extends LazyAbort implements Delivery {
   private warned = false;
   /** Whether the request named its session (`Mcp-Session-Id`). */
   private readonly inSession: boolean;
-  /** The client's budget, which the request holds one request and `reserved` bytes of too. */
-  private readonly clientBudget: Budget;
   /** Ends a body that takes longer than `bodyTimeoutMs` to arrive. */
   private bodyTimer: ReturnType<typeof setTimeout> | undefined = undefined;
 
@@ -555,16 +556,15 @@ class Exchange extends LazyAbort implements Delivery {
     /** The connection's budget; the request holds one request and `reserved` bytes of it and of the server's. */
     private readonly connection: Budget,
     private reserved: number,
-    /** Who the client is (`clientOf`). */
-    private readonly client: string,
+    /** Who the client is (`clientOf`), and its budget, which the request holds one request and `reserved` bytes of too. */
+    private readonly client: { key: string; budget: Budget },
   ) {
     super();
     this.inSession = sessionRecord !== undefined;
-    this.clientBudget = config.clients.of(client);
     config.budget.requests++;
     config.budget.bytes += reserved;
-    this.clientBudget.requests++;
-    this.clientBudget.bytes += reserved;
+    client.budget.requests++;
+    client.budget.bytes += reserved;
     connection.requests++;
     connection.bytes += reserved;
     if (config.bodyTimeoutMs > 0) {
@@ -579,9 +579,9 @@ class Exchange extends LazyAbort implements Delivery {
     const { budget, clients } = this.config;
     budget.requests--;
     budget.bytes -= this.reserved;
-    this.clientBudget.requests--;
-    this.clientBudget.bytes -= this.reserved;
-    clients.settle(this.client, this.clientBudget);
+    this.client.budget.requests--;
+    this.client.budget.bytes -= this.reserved;
+    clients.settle(this.client.key, this.client.budget);
     this.connection.requests--;
     this.connection.bytes -= this.reserved;
     this.reserved = -1;
@@ -623,7 +623,7 @@ class Exchange extends LazyAbort implements Delivery {
     const more = this.size - this.reserved;
     if (more > 0) {
       const { budget } = this.config;
-      const client = this.clientBudget;
+      const client = this.client.budget;
       if (!budget.fits(more) || !client.fits(more) || !this.connection.fits(more)) {
         this.first = null;
         this.chunks = null;
@@ -899,7 +899,7 @@ class Exchange extends LazyAbort implements Delivery {
       headers["Mcp-Session-Id"] = this.config.sessions.add(
         this.sessionRecord,
         ownerOf(this.req),
-        this.client,
+        this.client.key,
       );
     res.writeHead(status, headers);
     res.end(line);
