@@ -103,9 +103,4 @@ export class ClientBudgets {
     if (budget.requests === 0 && budget.bytes <= 0 && this.budgets.get(client) === budget)
       this.budgets.delete(client);
   }
-
-  /** How many clients hold requests. */
-  get size(): number {
-    return this.budgets.size;
-  }
 }
