@@ -13,6 +13,7 @@ import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
 import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
+import { checkLegacyList, legacyInput, legacyModels } from "./legacy.js";
 import { GENERATE_OPTIONS, regenerateCommand, TOOLS_OPTIONS } from "./options.js";
 import { shownPath, type GenerateRequest } from "./request.js";
 import { generatorVersion } from "./version.js";
@@ -74,65 +75,73 @@ async function prepareJobs(
     throw new UsageError(
       "missing --revision R (repeatable) or --all, or an mcp-gen.config.json (mcp-gen init writes one)",
     );
-  if (request.legacy.length > 0 && revisions.length !== 1)
-    throw new UsageError(
-      "--legacy serves older clients from one server: give exactly one --revision",
-    );
+  checkLegacyList(request, revisions);
   const located: ResolvedSchema[] = [];
   for (const revision of revisions) located.push(await resolveForCli(revision, request, io));
-  const legacyLocated: ResolvedSchema[] = [];
-  for (const revision of request.legacy)
-    legacyLocated.push(await resolveForCli(revision, request, io));
+  const listed: ResolvedSchema[] = [];
+  for (const revision of request.legacy ?? [])
+    listed.push(await resolveForCli(revision, request, io));
   if (request.tools && !existsSync(request.tools.file))
     throw new GeneratorError("no such file", shownPath(io.cwd, request.tools.file));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
 
   const jobs: Job[] = [];
   if (located.length > 0) {
-    const run = await revisionRunner(request, io, revisions.length, legacyLocated);
-    for (const schema of located)
+    const { loadModel } = await import("../load/index.js");
+    const load = (schema: ResolvedSchema) =>
+      loadModel(schema.schemaFile, { revision: schema.revision });
+    // Loaded once here (the default legacy set depends on each model); a --watch run reloads.
+    const first = new Map(located.map((schema) => [schema.revision, load(schema)]));
+    const listedByName = new Map(listed.map((schema) => [schema.revision, schema]));
+    const legacy = await legacyModels(
+      request,
+      first,
+      io,
+      async (revision) =>
+        listedByName.get(revision) ?? (await resolveForCli(revision, request, io)),
+      load,
+    );
+    const run = await revisionRunner(request, io, revisions.length);
+    for (const schema of located) {
+      let preloaded = first.get(schema.revision);
       jobs.push({
         watched: schema.schemaFile,
         outDir: outDirFor(schema.revision, request, revisions.length),
-        run: (check) => run(schema, check),
+        run: (check) => {
+          const model = preloaded ?? load(schema);
+          preloaded = undefined;
+          return run(schema, model, legacy.get(schema.revision) ?? [], check);
+        },
       });
+    }
   }
   if (request.tools) jobs.push(await toolsJob(request.tools, request, io));
   return { jobs, saveCompiled: () => compileCache.save() };
 }
 
 /**
- * Loads and emits one located revision, announcing it on one line; or says what it would change.
- * With legacy revisions (loaded once, here), the server also serves them: each must be an
- * initialize-era revision the generated one can bridge to (generator/derive/eras.ts).
+ * Emits one located revision, announcing it on one line; or says what it would change. With
+ * legacy revisions the server and client also speak them: each must be an initialize-era revision
+ * the generated one can bridge to (generator/derive/eras.ts).
  */
-async function revisionRunner(
-  request: GenerateRequest,
-  io: CliIO,
-  count: number,
-  legacyLocated: readonly ResolvedSchema[],
-) {
+async function revisionRunner(request: GenerateRequest, io: CliIO, count: number) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
-  const [{ loadModel }, { renderRevision, writeRevision }, { bridgeProblem }] = await Promise.all([
-    import("../load/index.js"),
+  const [{ renderRevision, writeRevision }, { bridgeProblem }] = await Promise.all([
     import("../emit/index.js"),
     import("../derive/eras.js"),
   ]);
-  const legacy = legacyLocated.map((schema) =>
-    loadModel(schema.schemaFile, { revision: schema.revision }),
-  );
-  const load = (schema: ResolvedSchema): ProtocolModel => {
-    const model = loadModel(schema.schemaFile, { revision: schema.revision });
+  return async (
+    schema: ResolvedSchema,
+    model: ProtocolModel,
+    legacy: readonly ProtocolModel[],
+    check: boolean,
+  ): Promise<RunResult> => {
+    const started = performance.now();
     for (const old of legacy) {
       const problem = bridgeProblem(model, old);
       if (problem) throw new UsageError(problem);
     }
-    return model;
-  };
-  return async (schema: ResolvedSchema, check: boolean): Promise<RunResult> => {
-    const started = performance.now();
-    const model = load(schema);
     const outDir = outDirFor(schema.revision, request, count);
     const defaultOut = resolve(request.base, "generated", schema.revision);
     const options = {
@@ -141,7 +150,7 @@ async function revisionRunner(
       regenerate: regenerateCommand(["mcp-gen"], GENERATE_OPTIONS, {
         ...request.options,
         revision: [schema.revision],
-        legacy: legacy.map((l) => l.revision),
+        legacy: legacyInput(model, legacy),
         out: outDir === defaultOut ? undefined : shownPath(request.base, outDir),
       }),
       sourceCommit: pinnedCommitOf(schema.revision, model.source.sha256),

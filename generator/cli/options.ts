@@ -108,7 +108,7 @@ export const GENERATE_OPTIONS = {
     type: "list",
     commaSeparated: true,
     describe:
-      "initialize-era revisions the server also serves, comma-separated or repeated (e.g. 2025-11-25,2025-06-18; default: none, modern clients only)",
+      "initialize-era revisions the server and client also speak, comma-separated or repeated (default: every released initialize-era revision older than --revision; none: modern peers only)",
     configKey: "legacy",
     input: true,
   },

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
+import { legacyChoice } from "../derive/legacy-default.js";
 import { CONFIG_FILE, findConfig } from "./config-file.js";
 import { UsageError, type CliIO } from "./context.js";
 import { GENERATE_OPTIONS, TOOLS_OPTIONS, type FlagValues } from "./options.js";
@@ -12,8 +13,11 @@ import { GENERATE_OPTIONS, TOOLS_OPTIONS, type FlagValues } from "./options.js";
 export interface GenerateRequest {
   revisions: string[];
   all: boolean;
-  /** Initialize-era revisions the server also serves. */
-  legacy: string[];
+  /**
+   * Initialize-era revisions the server also serves; `[]`: none (`--legacy none`); `undefined`: the
+   * default, every released initialize-era revision older than the one generated (cli/legacy.ts).
+   */
+  legacy: string[] | undefined;
   /** The output folder asked for (absolute); default: `generated/<revision>` under `base`. */
   out: string | undefined;
   /** The folder relative paths are taken from and shown from: the config file's, else the working directory. */
@@ -61,7 +65,7 @@ export function generateRequest(
     options,
     revisions: named ? (flags.revision ?? []) : (fromFile.revision ?? []),
     all: flags.all === true,
-    legacy: flags.legacy ?? fromFile.legacy ?? [],
+    legacy: legacyList(flags.legacy ?? fromFile.legacy),
     out:
       flags.out !== undefined
         ? resolve(io.cwd, flags.out)
@@ -117,6 +121,13 @@ export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
     auth: false,
     tools: { file, out },
   };
+}
+
+/** `--legacy` (or the config's `legacy`) normalized: `none` is the empty list, absent the default. */
+function legacyList(given: readonly string[] | undefined): string[] | undefined {
+  const choice = legacyChoice(given);
+  if (choice.kind === "invalid") throw new UsageError(choice.why);
+  return choice.kind === "default" ? undefined : choice.revisions;
 }
 
 /**
