@@ -30,6 +30,8 @@ vi.mock("../generator/load/index.js", () => ({
       revision: options.revision,
       irVersion: 1,
       source: { file: "schema.ts", sha256: "0".repeat(64) },
+      // initialize-era: no default --legacy to locate (cli-legacy.test.ts covers that)
+      lifecycle: { kind: "stateful" },
     };
   },
 }));
@@ -242,7 +244,7 @@ describe("mcp-gen --revision (generate)", () => {
     const r = await cli(["--revision", "2026-07-28", "--offline"]);
     expect(r.code).toBe(1);
     expect(expectOneLine(r.stderr)).toBe(
-      'mcp-gen: no schema.ts for revision 2026-07-28: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision 2026-07-28" (network)',
+      "mcp-gen: no schema.ts for revision 2026-07-28 (--offline): put it at DIR/2026-07-28/schema.ts and pass --spec-dir DIR or set MCP_SPEC_DIR=DIR (mcp-gen's own npm scripts use ../shared/mcp-spec/schema beside the checkout), or run without --offline to download the pinned copy (MCP_SPEC_BASE_URL=URL fetches it from a mirror)",
     );
   });
 
@@ -277,6 +279,7 @@ describe("mcp-gen --revision (generate)", () => {
           revision: "2025-06-18",
           irVersion: 1,
           source: { file: "schema.ts", sha256: "0".repeat(64) },
+          lifecycle: { kind: "stateful" },
         },
         outDir: join(work, "generated", "2025-06-18"),
         generatorVersion: packageVersion,
@@ -290,6 +293,7 @@ describe("mcp-gen --revision (generate)", () => {
           revision: "draft",
           irVersion: 1,
           source: { file: "schema.ts", sha256: "0".repeat(64) },
+          lifecycle: { kind: "stateful" },
         },
         outDir: join(work, "generated", "draft"),
         generatorVersion: packageVersion,
@@ -374,7 +378,7 @@ describe("mcp-gen ir", () => {
     const r = await cli(["ir", "--revision", "2030-01-01", "--spec-dir", spec]);
     expect(r).toEqual({
       code: 0,
-      stdout: `${JSON.stringify({ revision: "2030-01-01", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) } }, null, 2)}\n`,
+      stdout: `${JSON.stringify({ revision: "2030-01-01", irVersion: 1, source: { file: "schema.ts", sha256: "0".repeat(64) }, lifecycle: { kind: "stateful" } }, null, 2)}\n`,
       stderr: "",
     });
     expect(calls.load).toEqual([

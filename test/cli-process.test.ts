@@ -76,7 +76,7 @@ describe("node dist/generator/cli/main.js", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      'mcp-gen: no schema.ts for revision 2026-07-28: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision 2026-07-28" (network)\n',
+      "mcp-gen: no schema.ts for revision 2026-07-28 (--offline): put it at DIR/2026-07-28/schema.ts and pass --spec-dir DIR or set MCP_SPEC_DIR=DIR (mcp-gen's own npm scripts use ../shared/mcp-spec/schema beside the checkout), or run without --offline to download the pinned copy (MCP_SPEC_BASE_URL=URL fetches it from a mirror)\n",
     );
   });
 

@@ -212,7 +212,7 @@ describe("resolveSchema: nothing local", () => {
   it("--offline fails with the one line naming every option", async () => {
     const err = await failure(run({ revision: "draft", offline: true }));
     expect(err.toString()).toBe(
-      'mcp-gen: no schema.ts for revision draft: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision draft" (network)',
+      "mcp-gen: no schema.ts for revision draft (--offline): put it at DIR/draft/schema.ts and pass --spec-dir DIR or set MCP_SPEC_DIR=DIR (mcp-gen's own npm scripts use ../shared/mcp-spec/schema beside the checkout), or run without --offline to download the pinned copy (MCP_SPEC_BASE_URL=URL fetches it from a mirror)",
     );
   });
 
@@ -220,11 +220,23 @@ describe("resolveSchema: nothing local", () => {
     const log: string[] = [];
     const err = await failure(run({ revision: "draft" }, log));
     expect(err.message).toMatch(
-      /^no schema\.ts for revision draft: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision draft" \(network\); automatic fetch failed: .*ENOTFOUND/,
+      /^no schema\.ts for revision draft, and downloading it failed \(.*ENOTFOUND.*\): put it at DIR\/draft\/schema\.ts and pass --spec-dir DIR or set MCP_SPEC_DIR=DIR \(mcp-gen's own npm scripts use \.\.\/shared\/mcp-spec\/schema beside the checkout\), or set MCP_SPEC_BASE_URL to a mirror of the pinned files$/,
     );
+    // A retry would fail the same way: it is not offered.
+    expect(err.message).not.toMatch(/mcp-gen fetch/);
+    expect(err.toString()).not.toContain("\n");
     expect(log).toHaveLength(1);
     expect(log[0]).toMatch(
       /^mcp-gen: no local schema\.ts for revision draft; fetching pinned revision draft from https:\/\/raw\.githubusercontent\.com\/modelcontextprotocol\/modelcontextprotocol\/2{40}\/schema\/draft\//,
+    );
+  });
+
+  it("a download from the mirror MCP_SPEC_BASE_URL names that mirror as the thing to fix", async () => {
+    const err = await failure(
+      run({ revision: "draft", env: { MCP_SPEC_BASE_URL: "http://127.0.0.1:9/mirror" } }),
+    );
+    expect(err.message).toMatch(
+      /^no schema\.ts for revision draft, and downloading it failed \(.*\): put it at DIR\/draft\/schema\.ts .*, or fix the mirror MCP_SPEC_BASE_URL=http:\/\/127\.0\.0\.1:9\/mirror$/,
     );
   });
 

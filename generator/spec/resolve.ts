@@ -107,7 +107,7 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
       throw new GeneratorError(
         `${why} (--offline): run without --offline or "mcp-gen fetch --revision ${revision}"`,
       );
-    return await attempt(() => fetchIntoCache(why), revision);
+    return await attempt(() => fetchIntoCache(why), revision, env);
   }
 
   if (pin === undefined) {
@@ -116,10 +116,11 @@ export async function resolveSchema(options: ResolveOptions): Promise<ResolvedSc
       `unknown revision "${revision}"; known revisions: ${names}${didYouMean(revision, names.split(", "))} (for another revision pass --spec-dir DIR or set MCP_SPEC_DIR to a folder holding ${revision}/schema.ts)`,
     );
   }
-  if (options.offline) throw new GeneratorError(missingAdvice(revision));
+  if (options.offline) throw new GeneratorError(offlineAdvice(revision));
   return await attempt(
     () => fetchIntoCache(`no local schema.ts for revision ${revision}`),
     revision,
+    env,
   );
 }
 
@@ -144,24 +145,43 @@ function sameFiles(a: Record<string, string>, b: Record<string, string>): boolea
   return Object.keys(a).length === keys.length && keys.every((k) => a[k] === b[k]);
 }
 
-/** The one line that lists every way to provide a schema. */
-function missingAdvice(revision: string): string {
-  return `no schema.ts for revision ${revision}: pass --spec-dir DIR, set MCP_SPEC_DIR, or run "mcp-gen fetch --revision ${revision}" (network)`;
+/**
+ * Where mcp-gen's own npm scripts (scripts/generate.mjs) look for a spec copy beside a checkout of
+ * mcp-gen, when neither --spec-dir nor MCP_SPEC_DIR is given: named in the advice so that a
+ * contributor without network knows where the copy goes.
+ */
+const SHARED_SPEC_COPY = "../shared/mcp-spec/schema";
+
+/** The ways to provide a schema without a download: the folder layout and how to point at it. */
+function localAdvice(revision: string): string {
+  return `put it at DIR/${revision}/schema.ts and pass --spec-dir DIR or set MCP_SPEC_DIR=DIR (mcp-gen's own npm scripts use ${SHARED_SPEC_COPY} beside the checkout)`;
+}
+
+/** --offline with nothing local: a local copy, or a download (from a mirror when the host is out of reach). */
+function offlineAdvice(revision: string): string {
+  return `no schema.ts for revision ${revision} (--offline): ${localAdvice(revision)}, or run without --offline to download the pinned copy (MCP_SPEC_BASE_URL=URL fetches it from a mirror)`;
 }
 
 /**
- * Whatever stops an automatic download (no network, HTTP error, hash mismatch)
- * ends in the advice line, with the reason appended.
+ * Whatever stops an automatic download (no network, HTTP error, hash mismatch) ends in one line
+ * with the reason and the ways that do not depend on the same host: a local copy, or a mirror. A
+ * retry (`mcp-gen fetch`) would fail the same way, so it is not offered.
  */
 async function attempt(
   run: () => Promise<ResolvedSchema>,
   revision: string,
+  env: NodeJS.ProcessEnv,
 ): Promise<ResolvedSchema> {
   try {
     return await run();
   } catch (e) {
     if (!(e instanceof GeneratorError)) throw e;
     const reason = e.toString().replace(/^mcp-gen: /, "");
-    throw new GeneratorError(`${missingAdvice(revision)}; automatic fetch failed: ${reason}`);
+    const mirror = env.MCP_SPEC_BASE_URL
+      ? `or fix the mirror MCP_SPEC_BASE_URL=${env.MCP_SPEC_BASE_URL}`
+      : "or set MCP_SPEC_BASE_URL to a mirror of the pinned files";
+    throw new GeneratorError(
+      `no schema.ts for revision ${revision}, and downloading it failed (${reason}): ${localAdvice(revision)}, ${mirror}`,
+    );
   }
 }

@@ -27,6 +27,7 @@ import { InputRounds } from "./input-required.js";
 import {
   negotiated,
   refusedByEnvelope,
+  initializeEraVersion,
   refusedStateless,
   type StatefulLifecycle,
   type StatelessLifecycle,
@@ -188,6 +189,8 @@ export class Dispatcher implements MessageHandler {
   private readonly subscriptions: Subscriptions;
   /** Multi round-trip: sealing and opening `requestState`, checking the retry's responses. */
   private readonly rounds: InputRounds;
+  /** The legacy hint was logged (hintLegacy). */
+  private hinted = false;
   /** Deprecation notices already reported by this server. */
   private readonly reported = new Set<string>();
 
@@ -356,13 +359,29 @@ export class Dispatcher implements MessageHandler {
       params,
       delivery,
     );
-    if (refused) return this.refuse(request.id, refused);
+    if (refused) {
+      if (!this.legacy) this.hintLegacy(params);
+      return this.refuse(request.id, refused);
+    }
     const protocolVersion = meta[lifecycle.protocolVersionKey] as string;
     if (request.method === lifecycle.discover)
       return this.respond(request, this.describe(protocolVersion), false);
     if (this.subscriptions.opens(request.method)) return this.subscribe(request, params, delivery);
     const clientCapabilities = meta[lifecycle.clientCapabilitiesKey] as Record<string, unknown>;
     return this.serve(request, params, meta, protocolVersion, clientCapabilities, delivery, null);
+  }
+
+  /**
+   * The first initialize-era client refused by a server generated without legacy revisions tells
+   * the operator, once, how to serve it: the client only shows its user the refusal.
+   */
+  private hintLegacy(params: Record<string, unknown>): void {
+    const requested = initializeEraVersion(this.protocol, params);
+    if (requested === null || this.hinted) return;
+    this.hinted = true;
+    this.log(
+      `mcp-gen server: refused an initialize-era client (protocol version ${requested}): this server was generated with --legacy none and speaks only ${this.supportedVersions.join(", ")}; regenerate it without --legacy none (or with --legacy naming that revision) to serve such clients`,
+    );
   }
 
   /** Reports the deprecated `_meta` keys and the deprecated method a request uses. */

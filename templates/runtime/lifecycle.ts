@@ -30,10 +30,10 @@ export function refusedStateless(
 ): JsonRpcErrorObject | null {
   const meta = params._meta;
   if (!isRecord(meta)) {
-    const handshake = params[protocol.handshakeVersionParam];
+    const handshake = initializeEraVersion(protocol, params);
     // An initialize-era client has no way forward but the message it shows its user: name the
     // versions this server speaks (versioning: a modern-only server SHOULD).
-    if (typeof handshake === "string")
+    if (handshake !== null)
       return {
         code: protocol.errors.unsupportedVersion,
         message: `Unsupported protocol version ${handshake}: this server supports ${supportedVersions.join(", ")}, which carry the protocol version and client capabilities in every request's _meta`,
@@ -66,6 +66,18 @@ export function refusedStateless(
       data: { supported: [...supportedVersions], requested },
     };
   return null;
+}
+
+/**
+ * The protocol version an initialize-era client asked for, when the request is one (no `_meta`, a
+ * handshake version in its params); else `null`.
+ */
+export function initializeEraVersion(
+  protocol: Pick<Protocol, "handshakeVersionParam">,
+  params: Record<string, unknown>,
+): string | null {
+  const handshake = params[protocol.handshakeVersionParam];
+  return !isRecord(params._meta) && typeof handshake === "string" ? handshake : null;
 }
 
 /** The transport's checks of a request against its envelope (over HTTP, the headers against the body). */
