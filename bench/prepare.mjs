@@ -22,7 +22,8 @@ export function prepareRevision(revision, legacy = [], flags = []) {
   if (!existsSync(cli)) throw new Error("run `npm run build` first");
   const name = [revision, ...legacy, ...flags.map((f) => f.replace(/^--/, ""))].join("+");
   const out = join(TMP, "src", name);
-  const legacyArgs = legacy.length > 0 ? ["--legacy", legacy.join(",")] : [];
+  // No legacy revisions named: the modern-only output (the default would add every earlier one).
+  const legacyArgs = ["--legacy", legacy.length > 0 ? legacy.join(",") : "none"];
   execFileSync(
     process.execPath,
     [cli, "--revision", revision, ...legacyArgs, ...flags, "--spec-dir", SPEC_DIR, "--out", out],

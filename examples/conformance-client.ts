@@ -1,8 +1,8 @@
 /**
  * The client the official conformance suite tests (`conformance client --command "node
  * dist/examples/conformance-client.js"`): one program that switches on `MCP_CONFORMANCE_SCENARIO`,
- * written against nothing but the dual-era client generated for 2026-07-28 with `--legacy
- * 2025-11-25,2025-06-18` (generated/dual). It is told nothing about the server's era: the same
+ * written against nothing but the dual-era client generated for 2026-07-28 with the default
+ * `--legacy` (every released initialize-era revision; generated/dual). It is told nothing about the server's era: the same
  * program passes the 2026-07-28 scenarios and the 2025-11-25 ones, whose mocks are initialize-era
  * servers. The harness appends the mock server's URL as the last argument; it is used exactly as
  * given.

@@ -1,8 +1,9 @@
 /**
  * The server the official conformance suite tests: every tool, resource and prompt its 2026-07-28
  * and 2025-11-25 scenarios call, written once against the generated 2026-07-28 output of
- * `mcp-gen --revision 2026-07-28 --legacy 2025-11-25,2025-06-18` (generated/dual): modern clients
- * are served per request, initialize-era clients in sessions, by the same handlers.
+ * `mcp-gen --revision 2026-07-28` (generated/dual; `--legacy` left at its default, every released
+ * initialize-era revision): modern clients are served per request, initialize-era clients (2024-11-05
+ * to 2025-11-25) in sessions, by the same handlers.
  *
  *   node dist/examples/conformance-server.js --port 3000   # Streamable HTTP on 127.0.0.1:3000/mcp
  *   node dist/examples/conformance-server.js --stdio       # newline-delimited JSON on stdin/stdout

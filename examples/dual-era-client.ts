@@ -1,6 +1,6 @@
 /**
  * One client for servers of either era, as the README shows it: the 2026-07-28 client generated with
- * its legacy revisions (`npm run generate:dual`), given each server named on the command line and
+ * the default legacy revisions (`npm run generate:dual`), given each server named on the command line and
  * told nothing about which protocol it speaks. For each it prints the era and version it settled
  * on and the server's tools, read through the same typed API.
  *

@@ -1,6 +1,6 @@
 // `npm run conformance:client`: runs the official conformance suite's client leg against the example
 // client (dist/examples/conformance-client.js, built from the dual-era client generated for
-// 2026-07-28 with --legacy 2025-11-25,2025-06-18). The client is told nothing about the era: the same
+// 2026-07-28 with the default --legacy). The client is told nothing about the era: the same
 // program meets modern mocks and initialize-era ones.
 //
 // Two requirement sets, each scenario run one by one with `--scenario` and its `--spec-version`,

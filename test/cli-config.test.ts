@@ -22,6 +22,8 @@ vi.mock("../generator/load/index.js", () => ({
     revision: options.revision,
     irVersion: 1,
     source: { file: "schema.ts", sha256: "0".repeat(64) },
+    // initialize-era: no default --legacy to locate (cli-legacy.test.ts covers the default)
+    lifecycle: { kind: "stateful" },
   }),
 }));
 vi.mock("../generator/derive/eras.js", () => ({ bridgeProblem: () => undefined }));

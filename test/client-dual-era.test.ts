@@ -1,5 +1,5 @@
 /**
- * One client for both eras: the client generated for 2026-07-28 with `--legacy 2025-11-25,2025-06-18`
+ * One client for both eras: the client generated for 2026-07-28 with the default `--legacy` (every released initialize-era revision)
  * (generated/dual), given no era option, against
  * - a real legacy peer, the SDK v1 server (1.32.2), over stdio and Streamable HTTP: the legacy
  *   handshake after the failed probe, every result checked by the modern validators after the

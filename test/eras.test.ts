@@ -192,11 +192,11 @@ describe("the generated dual-era output", () => {
       protocol.indexOf('revision: "2025-06-18"'),
     );
     expect(dual("server.ts")).toMatch(
-      /serverProtocol\(PROTOCOL_DESCRIPTION, V, \[\s*Legacy2025_11_25,\s*Legacy2025_06_18,?\s*\]\)/,
+      /serverProtocol\(PROTOCOL_DESCRIPTION, V, \[\s*Legacy2025_11_25,\s*Legacy2025_06_18,\s*Legacy2025_03_26,\s*Legacy2024_11_05,?\s*\]\)/,
     );
     const client = dual("client.ts");
     expect(client).toMatch(
-      /bindProtocol\(PROTOCOL_DESCRIPTION, V, \[\s*Legacy2025_11_25,\s*Legacy2025_06_18,?\s*\]\)/,
+      /bindProtocol\(PROTOCOL_DESCRIPTION, V, \[\s*Legacy2025_11_25,\s*Legacy2025_06_18,\s*Legacy2025_03_26,\s*Legacy2024_11_05,?\s*\]\)/,
     );
     expect(client).toContain("LEGACY_ERAS: readonly LegacyEra[] = CLIENT_PROTOCOL.eras");
     expect(client).toContain("new ClientCore(CLIENT_PROTOCOL, core, LEGACY_ERAS)");
@@ -279,7 +279,7 @@ describe("mcp-gen --legacy", () => {
 
   it("is in --help", () => {
     expect(spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" }).stdout).toMatch(
-      /--legacy +initialize-era revisions the server also serves/,
+      /--legacy +initialize-era revisions the server and client also speak.*\(default: every released/s,
     );
   });
 });

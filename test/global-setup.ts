@@ -2,10 +2,19 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadModel } from "../generator/load/index.js";
 import { emitRevision } from "../generator/emit/index.js";
-import { emitFacts, REVISIONS, ROOT, generatedDir, schemaFile } from "./helpers/spec.js";
+import {
+  defaultLegacy,
+  legacyCandidates,
+  newestFirst,
+} from "../generator/derive/legacy-default.js";
+import { catalog } from "../generator/spec/catalog.js";
+import { emitFacts, REVISIONS, ROOT, SPEC_DIR, generatedDir, schemaFile } from "./helpers/spec.js";
 
-/** The dual-era output the tests drive: the current revision, also serving these initialize-era ones. */
-export const DUAL = { revision: "2026-07-28", legacy: ["2025-11-25", "2025-06-18"] } as const;
+/**
+ * The dual-era output the tests drive (generated/dual): the current revision as mcp-gen generates it
+ * by default, also serving every released initialize-era revision before it (derive/legacy-default.ts).
+ */
+export const DUAL_REVISION = "2026-07-28";
 
 /** Generates every revision of the spec dir into generated/ once, and the dual-era server into generated/dual/, before any test file runs. */
 export default async function setup(): Promise<void> {
@@ -22,9 +31,17 @@ export default async function setup(): Promise<void> {
       ...emitFacts(model),
       auth: true,
     });
-  const modern = models.get(DUAL.revision);
+  const modern = models.get(DUAL_REVISION);
   if (modern) {
-    const legacy = DUAL.legacy.map((revision) => models.get(revision)!);
+    const known = catalog({ specDir: SPEC_DIR, env: {} }).filter((entry) =>
+      entry.present.includes("spec-dir"),
+    );
+    const candidates = legacyCandidates(
+      DUAL_REVISION,
+      modern.lifecycle.kind === "stateless",
+      known,
+    ).map((revision) => models.get(revision)!);
+    const legacy = newestFirst(defaultLegacy(modern, candidates));
     await emitRevision(modern, {
       outDir: join(ROOT, "generated", "dual"),
       generatorVersion: version,

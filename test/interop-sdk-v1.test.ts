@@ -1,7 +1,7 @@
 /**
  * The clients deployed today: the official TypeScript SDK v1 (`@modelcontextprotocol/sdk` 1.32.2),
  * which opens with `initialize` (protocol 2025-11-25), against the example server generated for
- * 2026-07-28 with `--legacy 2025-11-25,2025-06-18` (compiled from this run's generated/dual), over
+ * 2026-07-28 with the default `--legacy` (compiled from this run's generated/dual), over
  * stdio (spawned by the SDK's StdioClientTransport) and Streamable HTTP. Its handlers are modern
  * ones: what they ask for with `input_required` reaches the SDK client as real requests.
  */

@@ -1,5 +1,5 @@
 /**
- * A dual-era server (generated/dual: 2026-07-28 with --legacy 2025-11-25,2025-06-18) driven by hand
+ * A dual-era server (generated/dual: 2026-07-28 with the default --legacy, every released initialize-era revision) driven by hand
  * over stdio and Streamable HTTP: both eras on one endpoint, and the bad input of the issue —
  * an unknown version, requests before initialize, unknown, deleted and expired sessions, a modern
  * request on a legacy session, a client that never answers an elicitation (timeout, cancellation),

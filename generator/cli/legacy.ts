@@ -3,7 +3,12 @@ import { GeneratorError } from "../errors.js";
 import { catalog } from "../spec/catalog.js";
 import type { ResolvedSchema } from "../spec/resolve.js";
 import { chooseSpecDir } from "../spec/sources.js";
-import { defaultLegacy, legacyCandidates, NO_LEGACY } from "../derive/legacy-default.js";
+import {
+  defaultLegacy,
+  legacyCandidates,
+  newestFirst,
+  NO_LEGACY,
+} from "../derive/legacy-default.js";
 import { cacheDirFor, UsageError, type CliIO } from "./context.js";
 import type { GenerateRequest } from "./request.js";
 
@@ -87,10 +92,4 @@ export function checkLegacyList(request: GenerateRequest, revisions: readonly st
 export function legacyInput(model: ProtocolModel, legacy: readonly ProtocolModel[]): string[] {
   if (legacy.length === 0) return model.lifecycle.kind === "stateless" ? [NO_LEGACY] : [];
   return legacy.map((l) => l.revision);
-}
-
-/** One order for the legacy models whatever order they were named in: newest protocol version first. */
-function newestFirst(models: readonly ProtocolModel[]): ProtocolModel[] {
-  const key = (m: ProtocolModel) => m.protocolVersion ?? m.revision;
-  return [...models].sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
 }

@@ -109,8 +109,8 @@ const COMMAND_TABLE = [
         "in CI: fail if src/mcp is not what the schema generates",
       ],
       [
-        "$0 -r 2026-07-28 --legacy 2025-11-25,2025-06-18",
-        "one server for 2026-07-28 that also serves initialize-era clients",
+        "$0 -r 2026-07-28 --legacy none",
+        "modern peers only (by default the output also speaks every released initialize-era revision)",
       ],
       ["$0", "everything mcp-gen.config.json names (see mcp-gen init)"],
     ],

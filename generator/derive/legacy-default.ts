@@ -48,6 +48,15 @@ export function defaultLegacy(
   return candidates.filter((legacy) => bridgeProblem(modern, legacy) === null);
 }
 
+/**
+ * One order for the legacy models whatever order they were named or found in, newest protocol
+ * version first, so that the output and its header are the same however `--legacy` was spelled.
+ */
+export function newestFirst(models: readonly ProtocolModel[]): ProtocolModel[] {
+  const key = (m: ProtocolModel) => m.protocolVersion ?? m.revision;
+  return [...models].sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
+}
+
 /** The word that turns the default off: `--legacy none`, `"legacy": "none"`. */
 export const NO_LEGACY = "none";
 
