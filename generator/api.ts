@@ -37,6 +37,11 @@ export interface GenerateOptions extends Omit<
 > {
   /** A protocol revision: `2026-07-28`, `draft`, or any folder name under `specDir`. */
   revision?: string;
+  /**
+   * The initialize-era revisions the server and client also speak; default: every released
+   * initialize-era revision older than `revision`; `["none"]` (or `[]`): none.
+   */
+  legacy?: string[];
   /** Output folder; default `generated/<revision>` under `cwd`. */
   out?: string;
   /** Folder holding `<revision>/schema.ts`; default: `MCP_SPEC_DIR`, else the cache, else a verified download. */

@@ -9,6 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../generator/api.js";
 import { runCli } from "./helpers/cli.js";
 import { REVISIONS, SPEC_DIR } from "./helpers/spec.js";
 
@@ -55,6 +56,28 @@ describe.skipIf(!have)("mcp-gen --legacy", () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("mcp-gen: --check: default up to date\n");
+  });
+
+  it("the library's generate() has the same default: the CLI's output is up to date for it", async () => {
+    const result = await generate({
+      revision: "2026-07-28",
+      out: "default",
+      cwd: work,
+      env: { MCP_SPEC_DIR: SPEC_DIR, MCP_GEN_CACHE_DIR: join(work, "cache") },
+      config: false,
+      check: true,
+    });
+    expect(result.changes).toEqual([]);
+    const none = await generate({
+      revision: "2026-07-28",
+      out: "default",
+      legacy: ["none"],
+      cwd: work,
+      env: { MCP_SPEC_DIR: SPEC_DIR, MCP_GEN_CACHE_DIR: join(work, "cache") },
+      config: false,
+      check: true,
+    });
+    expect(none.changes).toContainEqual({ path: "legacy/2024-11-05/types.ts", kind: "removed" });
   });
 
   it("--legacy none: modern peers only, and the header says so", async () => {

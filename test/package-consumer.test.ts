@@ -18,6 +18,8 @@ import { NODE_TYPES, STRICT_OPTIONS, tsc } from "./helpers/tsc.js";
 
 const run = promisify(execFile);
 const REVISION = "2026-07-28";
+/** What `--legacy` is for it by default, as the header names it (newest first). */
+const DEFAULT_LEGACY = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 let work: string;
 let consumer: string;
 let host: RawHost;
@@ -98,9 +100,19 @@ describe("the packed package in an empty project", () => {
       `fetching pinned revision ${REVISION} from ${base}/${pin.commit}/schema/${REVISION}/`,
     );
     expect(first.stderr).toMatch(/schema from fetched/);
+    // The default --legacy: every released initialize-era revision before it is fetched too.
+    const pins = readRevisions().revisions;
+    for (const legacy of DEFAULT_LEGACY)
+      expect(first.stderr).toContain(
+        `fetching pinned revision ${legacy} from ${base}/${pins[legacy]!.commit}/schema/${legacy}/`,
+      );
     expect(served.sort()).toEqual(
-      Object.keys(pin.files)
-        .map((p) => `/${pin.commit}/schema/${REVISION}/${p}`)
+      [REVISION, ...DEFAULT_LEGACY]
+        .flatMap((revision) =>
+          Object.keys(pins[revision]!.files).map(
+            (p) => `/${pins[revision]!.commit}/schema/${revision}/${p}`,
+          ),
+        )
         .sort(),
     );
     expect(
@@ -181,7 +193,7 @@ console.log(JSON.stringify({ methods: model.methods.length, changes: changes.len
       new RegExp(`^mcp-gen: ${REVISION}: wrote \\d+ files to src/mcp \\(schema from env, `),
     );
     expect(readFileSync(join(consumer, "src", "mcp", "types.ts"), "utf8")).toContain(
-      `regenerate with \`mcp-gen --revision ${REVISION} --out src/mcp\``,
+      `regenerate with \`mcp-gen --revision ${REVISION} --legacy ${DEFAULT_LEGACY.join(",")} --out src/mcp\``,
     );
     // The same inputs, the schema now from the cache the first test filled: still up to date.
     expect(await mcpGen("--check")).toEqual({
