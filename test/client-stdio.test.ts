@@ -91,7 +91,9 @@ describe("stdioTransport", () => {
     });
     const failure = await strict.listTools().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(LegacyServerError);
-    expect((failure as Error).message).toMatch(/--legacy/);
+    expect((failure as Error).message).toMatch(
+      /generated with --legacy none; regenerate it without/,
+    );
     await strict.close();
 
     const silent = stdioScript(`/* never answers */`);

@@ -1090,7 +1090,7 @@ export class ClientCore {
         await transport.close();
         throw new LegacyServerError(
           `the server did not answer ${lifecycle.discover} as a modern server does (${error instanceof Error ? error.message : String(error)}); ` +
-            "it may speak a legacy, initialize-era version: generate the client with --legacy to speak it too",
+            "it may speak a legacy, initialize-era version: this client was generated with --legacy none; regenerate it without (the default speaks every released initialize-era revision) to speak it too",
           error,
         );
       }
