@@ -143,6 +143,8 @@ describe("stdio: diagnostics and bad input", () => {
       "2026-07-28",
       "2025-11-25",
       "2025-06-18",
+      "2025-03-26",
+      "2024-11-05",
     ]);
     expect(await gone(await pid)).toBe(true);
   });
