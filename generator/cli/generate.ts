@@ -20,8 +20,9 @@ import { generatorVersion } from "./version.js";
 
 /**
  * The one generation pipeline, for the command line (`mcp-gen`, `mcp-gen tools`) and the library
- * (`generate()`): a normalized request (request.ts) → every schema located before anything is
- * loaded (a missing revision fails before any output is written) → each revision loaded once →
+ * (`generate()`): a normalized request (request.ts) → every schema named located before anything
+ * is loaded → each revision loaded once, then the default legacy revisions its model calls for
+ * located and loaded (cli/legacy.ts), so a missing revision fails before any output is written →
  * its files rendered → written, or compared with the folder (`check`).
  *
  * The loader and emitters (ts-morph, prettier, templates) are imported only here, on demand:
