@@ -9,6 +9,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, ServerDefinitions, type Handlers } from "../generated/dual/index.js";
+import { PROTOCOL_DESCRIPTION } from "../generated/dual/protocol.js";
 import { CC, PV, defaultHeaders, parseSse, until, type Msg } from "./helpers/server-harness.js";
 
 const MODERN = "2026-07-28";
@@ -148,6 +149,20 @@ afterEach(async () => {
 });
 
 describe("over stdio", () => {
+  it("by default serves every released initialize-era version, each negotiated as asked", async () => {
+    const versions = PROTOCOL_DESCRIPTION.eras.map((era) => era.protocolVersion);
+    expect(versions).toEqual(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    for (const version of versions) {
+      const c = stdio(makeServer());
+      closers.push(c.close);
+      c.send(initialize(1, version));
+      expect((await c.reply(1)).result).toMatchObject({ protocolVersion: version });
+      c.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      c.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      expect((await c.reply(2)).result).toMatchObject({ tools: [{ name: "ask" }] });
+    }
+  });
+
   it("an unknown version negotiates the newest legacy one; the session then works", async () => {
     const c = stdio(makeServer());
     closers.push(c.close);
