@@ -149,6 +149,25 @@ afterEach(async () => {
 });
 
 describe("over stdio", () => {
+  it("a version it was not generated for: offered the newest, and the operator told once how to serve it", async () => {
+    const logs: string[] = [];
+    const server = createServer({
+      info: INFO,
+      capabilities: { tools: {} },
+      handlers,
+      log: (line) => logs.push(line),
+    });
+    for (const id of [1, 2]) {
+      const c = stdio(server);
+      closers.push(c.close);
+      c.send(initialize(id, "1999-01-01"));
+      expect((await c.reply(id)).result).toMatchObject({ protocolVersion: "2025-11-25" });
+    }
+    expect(logs).toEqual([
+      "mcp-gen server: an initialize-era client asked for protocol version 1999-01-01, which this server was not generated for (it speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); it was offered 2025-11-25. To serve it, regenerate with --legacy naming that revision, or without --legacy (the default serves every released initialize-era revision)",
+    ]);
+  });
+
   it("by default serves every released initialize-era version, each negotiated as asked", async () => {
     const versions = PROTOCOL_DESCRIPTION.eras.map((era) => era.protocolVersion);
     expect(versions).toEqual(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);

@@ -205,6 +205,8 @@ export class LegacySessions {
   /** Open sessions, least recently used first (a Map keeps insertion order; use re-inserts). */
   private readonly sessions = new Map<LegacySession, true>();
   private readonly byInitialize = new Map<string, LegacyEra[]>();
+  /** A handshake asked for a version this server was not generated for, and the operator was told (once). */
+  private hinted = false;
   readonly maxSessions: number;
   readonly inputTimeoutMs: number;
   readonly maxInputRounds: number;
@@ -484,6 +486,17 @@ export class LegacySessions {
     // The client's version when this server has it, else the newest it has (the client decides whether to go on).
     const candidates = this.byInitialize.get(request.method)!;
     const protocol = candidates.find((p) => p.protocolVersion === requested) ?? candidates[0]!;
+    if (
+      protocol.protocolVersion !== requested &&
+      requested !== host.protocolVersion &&
+      !this.hinted
+    ) {
+      // The client will most likely hang up on the version offered instead: say once how to serve it.
+      this.hinted = true;
+      host.log(
+        `mcp-gen server: an initialize-era client asked for protocol version ${requested}, which this server was not generated for (it speaks ${this.versions.join(", ")}); it was offered ${protocol.protocolVersion}. To serve it, regenerate with --legacy naming that revision, or without --legacy (the default serves every released initialize-era revision)`,
+      );
+    }
     const result: Record<string, unknown> = {
       protocolVersion: protocol.protocolVersion,
       capabilities: host.serverCapabilities,
