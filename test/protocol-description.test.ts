@@ -44,7 +44,12 @@ describe("the protocol description of 2026-07-28 (per-request _meta)", () => {
       requestState: "requestState",
       inputResponses: "inputResponses",
       inputRequest: { method: "method", params: "params" },
-      cacheHints: { ttl: "ttlMs", scope: "cacheScope" },
+      cacheHints: {
+        ttl: "ttlMs",
+        scope: "cacheScope",
+        uncached: { ttl: 0, scope: "private" },
+        sharedScope: "public",
+      },
       acknowledgedFilter: "notifications",
     });
     expect(d.resultTypes).toEqual({ complete: "complete", inputRequired: "input_required" });
@@ -164,7 +169,12 @@ describe("a revision renaming the fields the runtime writes", () => {
       requestState: RENAMED_ENVELOPE.requestState,
       inputResponses: RENAMED_ENVELOPE.inputResponses,
       inputRequest: { method: "method", params: "params" },
-      cacheHints: { ttl: RENAMED_ENVELOPE.ttl, scope: RENAMED_ENVELOPE.scope },
+      cacheHints: {
+        ttl: RENAMED_ENVELOPE.ttl,
+        scope: RENAMED_ENVELOPE.scope,
+        uncached: { ttl: 0, scope: "private" },
+        sharedScope: RENAMED_ENVELOPE.sharedScope,
+      },
       acknowledgedFilter: "notifications",
     });
     expect(d.describe).toMatchObject({

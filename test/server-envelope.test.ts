@@ -111,12 +111,14 @@ describe("the runtime's own fields follow the revision's types", () => {
     const n = RENAMED_ENVELOPE;
     const generated = await generate(renamedSchema(), "envelope-renamed-cache");
     const createServer = generated.server["createServer"] as (o: unknown) => ServerLike;
-    const server = createServer({
-      info: INFO,
-      capabilities: { tools: {} },
-      cache: { ttlMs: 5000, cacheScope: "public" },
-      handlers: { "tools/list": () => ({ tools: [] }) },
-    });
+    const serverWith = (cache?: { ttlMs: number; cacheScope: string }) =>
+      createServer({
+        info: INFO,
+        capabilities: { tools: {} },
+        ...(cache ? { cache } : {}),
+        handlers: { "tools/list": () => ({ tools: [] }) },
+      });
+    let server = serverWith({ ttlMs: 5000, cacheScope: n.sharedScope });
     const ask = async (id: number, method: string) =>
       (
         await server.dispatcher.handle(
@@ -129,7 +131,7 @@ describe("the runtime's own fields follow the revision's types", () => {
     expect(listed.result).toMatchObject({
       [n.resultType]: "complete",
       [n.ttl]: 5000,
-      [n.scope]: "public",
+      [n.scope]: n.sharedScope,
       tools: [],
     });
     expect(listed.result).not.toHaveProperty("ttlMs");
@@ -139,12 +141,20 @@ describe("the runtime's own fields follow the revision's types", () => {
     };
     expect(validate(listed.result).ok).toBe(true);
     const discovered = await ask(2, "server/discover");
-    expect(discovered.result).toMatchObject({ [n.ttl]: 5000, [n.scope]: "public" });
+    expect(discovered.result).toMatchObject({ [n.ttl]: 5000, [n.scope]: n.sharedScope });
     expect(
       (generated.validators["validateDiscoverResult"] as (v: unknown) => { ok: boolean })(
         discovered.result,
       ).ok,
     ).toBe(true);
+    // Unconfigured: a result is not cacheable (the conventions' values), the server's description is
+    // shared (the scope's other choice in the schema, under its name there).
+    server = serverWith();
+    expect((await ask(3, "tools/list")).result).toMatchObject({ [n.ttl]: 0, [n.scope]: "private" });
+    expect((await ask(4, "server/discover")).result).toMatchObject({
+      [n.ttl]: 0,
+      [n.scope]: n.sharedScope,
+    });
     // The handler types leave out exactly the fields the runtime fills in, by their new names.
     expect(generated.serverSource).toContain(
       `type Filled = ${[n.resultType, n.ttl, n.scope].map((name) => JSON.stringify(name)).join(" | ")};`,

@@ -155,8 +155,8 @@ function uncachedValue(wire: WireFacts): (field: string) => { value: unknown } |
     if (field === wire.envelope.fields.resultType && wire.resultTypes)
       return { value: wire.resultTypes.complete };
     const hints = wire.envelope.fields.cacheHints;
-    if (field === hints?.ttl) return { value: WIRE_CONVENTIONS.uncached.ttl };
-    if (field === hints?.scope) return { value: WIRE_CONVENTIONS.uncached.scope };
+    if (field === hints?.ttl) return { value: hints.uncached.ttl };
+    if (field === hints?.scope) return { value: hints.uncached.scope };
     return null;
   };
 }

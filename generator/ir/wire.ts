@@ -387,7 +387,19 @@ export function cacheHints(index: ModelIndex): CacheHints | null {
   const scope = own?.find(
     (p) => p.type.kind === "union" && p.type.members.every((m) => m.kind === "literal"),
   );
-  return ttl && scope ? { ttl: ttl.name, scope: scope.name } : null;
+  if (!ttl || !scope || scope.type.kind !== "union") return null;
+  // What "not cacheable" is the schema cannot say (the docs do): the conventions table; the shared
+  // scope is then the one other choice the schema's union offers.
+  const { uncached } = WIRE_CONVENTIONS;
+  const others = scope.type.members.flatMap((m) =>
+    m.kind === "literal" && m.value !== uncached.scope ? [String(m.value)] : [],
+  );
+  return {
+    ttl: ttl.name,
+    scope: scope.name,
+    uncached: { ttl: uncached.ttl, scope: uncached.scope },
+    sharedScope: others.length === 1 ? others[0]! : null,
+  };
 }
 
 function pingMethod(model: ProtocolModel): string | null {

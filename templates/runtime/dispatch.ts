@@ -761,9 +761,11 @@ export class Dispatcher implements MessageHandler {
       finished[resultType] = protocol.resultTypes.complete;
     const hints = protocol.envelope.cacheHints;
     if (cacheable && hints !== null) {
-      const cache = this.options.cache ?? { ttlMs: 0, cacheScope: "private" };
-      if (finished[hints.ttl] === undefined) finished[hints.ttl] = cache.ttlMs;
-      if (finished[hints.scope] === undefined) finished[hints.scope] = cache.cacheScope;
+      const { cache } = this.options;
+      if (finished[hints.ttl] === undefined)
+        finished[hints.ttl] = cache?.ttlMs ?? hints.uncached.ttl;
+      if (finished[hints.scope] === undefined)
+        finished[hints.scope] = cache?.cacheScope ?? hints.uncached.scope;
     }
     if (!isRecord(finished._meta) && subscriptionId === undefined) {
       // The common case: every result shares one frozen `_meta` naming the server.
@@ -807,9 +809,9 @@ export class Dispatcher implements MessageHandler {
       case "instructions":
         return this.options.instructions;
       case "cacheTtl":
-        return this.options.cache?.ttlMs ?? 0;
+        return this.options.cache?.ttlMs ?? this.protocol.envelope.cacheHints?.uncached.ttl;
       case "cacheScope":
-        return this.options.cache?.cacheScope ?? "public";
+        return this.options.cache?.cacheScope ?? this.protocol.envelope.cacheHints?.sharedScope;
     }
   }
 

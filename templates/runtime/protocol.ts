@@ -101,8 +101,17 @@ export interface ProtocolDescription {
     inputResponses: string | null;
     /** The fields of one input request (its method and its params), as the revision's requests name them. */
     inputRequest: { method: string; params: string } | null;
-    /** The caching hints of cacheable results: how long a result stays fresh, and who may share it. */
-    cacheHints: { ttl: string; scope: string } | null;
+    /**
+     * The caching hints of cacheable results: how long a result stays fresh, and who may share it;
+     * the values that say "do not cache" (what a server that configured no caching writes), and the
+     * scope of a result that is the same for every caller (the server's own description).
+     */
+    cacheHints: {
+      ttl: string;
+      scope: string;
+      uncached: { ttl: number; scope: string };
+      sharedScope: string | null;
+    } | null;
     /** The acknowledgement notification's param holding the filter the server honours. */
     acknowledgedFilter: string | null;
   };

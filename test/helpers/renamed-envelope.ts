@@ -10,6 +10,7 @@ export const RENAMED_ENVELOPE = {
   requestState: "continuation",
   ttl: "maxAgeMs",
   scope: "shareScope",
+  sharedScope: "everyone",
   cursorParam: "pageFrom",
   cursorResult: "continueFrom",
 } as const;
@@ -17,7 +18,7 @@ export const RENAMED_ENVELOPE = {
 /**
  * The 2026-07-28 schema with every field the runtime writes itself renamed: the result type, the
  * input-required result's requests and state, the retry's responses and state, the caching hints,
- * the pagination cursor and the next one.
+ * the shared caching scope's value, the pagination cursor and the next one.
  * Each edit must apply exactly as often as stated, so that a changed schema fails here, loudly.
  */
 export function renamedSchema(): string {
@@ -28,7 +29,7 @@ export function renamedSchema(): string {
     ["  inputResponses?: InputResponses;\n", `  ${n.inputResponses}?: InputResponses;\n`, 1],
     ["  requestState?: string;\n", `  ${n.requestState}?: string;\n`, 2],
     ["  ttlMs: number;\n", `  ${n.ttl}: number;\n`, 1],
-    ['  cacheScope: "public" | "private";\n', `  ${n.scope}: "public" | "private";\n`, 1],
+    ['  cacheScope: "public" | "private";\n', `  ${n.scope}: "${n.sharedScope}" | "private";\n`, 1],
     ["  cursor?: Cursor;\n", `  ${n.cursorParam}?: Cursor;\n`, 1],
     ["  nextCursor?: Cursor;\n", `  ${n.cursorResult}?: Cursor;\n`, 1],
   ];
