@@ -5,6 +5,7 @@ import type { ProtocolModel } from "../generator/ir/model.js";
 const model = {
   revision: "2026-07-28",
   source: { sha256: "ab".repeat(32) },
+  lifecycle: { kind: "stateless" },
 } as unknown as ProtocolModel;
 
 describe("the header of a generated file", () => {
@@ -13,7 +14,8 @@ describe("the header of a generated file", () => {
       [
         `${GENERATED_MARK}1.2.3 from the MCP schema, revision 2026-07-28.`,
         `// schema.ts sha256: ${"ab".repeat(32)}`,
-        "// Do not edit: regenerate with `mcp-gen --revision 2026-07-28`.",
+        // A stateless revision generated alone says so: the command's default would add legacy eras.
+        "// Do not edit: regenerate with `mcp-gen --revision 2026-07-28 --legacy none`.",
       ].join("\n"),
     );
   });

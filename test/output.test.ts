@@ -61,8 +61,10 @@ describe("generated output", () => {
         expect(file.content, file.path).not.toMatch(/from "(?![.]|node:)[^"]+"/);
       const withAuth = await renderRevision(model, version, { ...emitFacts(model), auth: true });
       // Regenerating as the header says keeps the adapters.
+      // A revision that could serve initialize-era clients says it serves none: the CLI's default would.
+      const none = model.lifecycle.kind === "stateless" ? " --legacy none" : "";
       expect(withAuth.find((f) => f.path === "types.ts")!.content).toContain(
-        `mcp-gen --revision ${revision} --auth\``,
+        `mcp-gen --revision ${revision}${none} --auth\``,
       );
       expect(withAuth.map((f) => f.path).filter((p) => !files.some((f) => f.path === p))).toEqual(
         files.some((f) => f.path === "client.ts")

@@ -13,7 +13,8 @@ import { compileCacheDir } from "../spec/cache-dir.js";
 import { pruneCache } from "../spec/cache-entries.js";
 import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
-import { checkLegacyList, legacyInput, legacyModels } from "./legacy.js";
+import { checkLegacyList, legacyModels } from "./legacy.js";
+import { legacyInput } from "../derive/legacy-default.js";
 import { GENERATE_OPTIONS, regenerateCommand, TOOLS_OPTIONS } from "./options.js";
 import { shownPath, type GenerateRequest } from "./request.js";
 import { generatorVersion } from "./version.js";
@@ -108,7 +109,8 @@ async function prepareJobs(
       jobs.push({
         watched: schema.schemaFile,
         outDir: outDirFor(schema.revision, request, revisions.length),
-        run: (check) => {
+        // async: a schema broken mid-edit under --watch is a rejected run, not a throw.
+        run: async (check) => {
           const model = preloaded ?? load(schema);
           preloaded = undefined;
           return run(schema, model, legacy.get(schema.revision) ?? [], check);

@@ -83,13 +83,3 @@ export function checkLegacyList(request: GenerateRequest, revisions: readonly st
       `--legacy serves older clients from one server: give exactly one --revision (or --legacy ${NO_LEGACY}, or leave the default)`,
     );
 }
-
-/**
- * `--legacy` as the regenerate command names it, normalized so that every spelling of the same
- * output reads the same: the revisions served (already newest first); `none` when a revision that
- * could serve some serves none; nothing for a revision that serves none by nature.
- */
-export function legacyInput(model: ProtocolModel, legacy: readonly ProtocolModel[]): string[] {
-  if (legacy.length === 0) return model.lifecycle.kind === "stateless" ? [NO_LEGACY] : [];
-  return legacy.map((l) => l.revision);
-}

@@ -77,3 +77,13 @@ export function legacyChoice(
     why: `--legacy ${NO_LEGACY} turns the initialize-era revisions off: it goes with no revision (got ${revisions.join(",")})`,
   };
 }
+
+/**
+ * `--legacy` as the regenerate command names it, normalized so that every spelling of the same
+ * output reads the same: the revisions served (already newest first); `none` when a revision that
+ * could serve some serves none; nothing for a revision that serves none by nature.
+ */
+export function legacyInput(model: ProtocolModel, legacy: readonly ProtocolModel[]): string[] {
+  if (legacy.length === 0) return model.lifecycle.kind === "stateless" ? [NO_LEGACY] : [];
+  return legacy.map((l) => l.revision);
+}

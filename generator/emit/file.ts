@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { template, TEMPLATES_DIR } from "./templates.js";
 import { lineComments, type Code } from "./code.js";
 import type { ProtocolModel } from "../ir/model.js";
+import { legacyInput } from "../derive/legacy-default.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import type { Releases } from "../registry/index.js";
 
@@ -65,11 +66,18 @@ export interface Provenance {
 }
 
 /** The regenerate command of a context. */
-export const regenerateCommand = (
+export function regenerateCommand(
   ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth">,
-): string =>
-  ctx.provenance?.regenerate ??
-  `mcp-gen --revision ${ctx.model.revision}${ctx.legacy?.length ? ` --legacy ${ctx.legacy.map((l) => l.revision).join(",")}` : ""}${ctx.auth ? " --auth" : ""}`;
+): string {
+  if (ctx.provenance?.regenerate) return ctx.provenance.regenerate;
+  // The same --legacy words the CLI writes, so that running the command regenerates this output.
+  const legacy = legacyInput(ctx.model, ctx.legacy ?? []);
+  return [
+    `mcp-gen --revision ${ctx.model.revision}`,
+    ...(legacy.length > 0 ? [`--legacy ${legacy.join(",")}`] : []),
+    ...(ctx.auth ? ["--auth"] : []),
+  ].join(" ");
+}
 
 /**
  * Renders a template that is not code (`README.md.hbs`) with data. Code templates are rendered by
