@@ -26,7 +26,7 @@ function listed(readme: string): string[][] {
   return [...readme.matchAll(/^\| `([^`]+)` \| ([^ |]+) \| `/gm)].map((m) => [m[1]!, m[2]!]);
 }
 
-async function render(facts: { auth?: boolean; jsonSchema?: "ajv" | "cfworker" }) {
+async function render(facts: { auth?: boolean; jsonSchema?: "ajv" | "cfworker"; store?: "redis" }) {
   const files = await renderRevision(model, "0.0.0", { ...emitFacts(model), ...facts });
   return { files, readme: files.find((f) => f.path === "README.md")!.content };
 }
@@ -44,6 +44,7 @@ describe("output README: packages", () => {
     { auth: true },
     { jsonSchema: "ajv" as const },
     { jsonSchema: "cfworker" as const },
+    { store: "redis" as const },
   ]) {
     it(`lists every package ${JSON.stringify(facts)} brings in, at its pinned version, and no other`, async () => {
       const { files, readme } = await render(facts);

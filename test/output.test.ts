@@ -73,6 +73,39 @@ describe("generated output", () => {
       );
     });
 
+    it("with --store redis: runtime/store-redis.ts too, the one module importing a package (ioredis, as pinned), listed in the README and named in the header", async () => {
+      const model = loadModel(schemaFile(revision), { revision });
+      const files = await renderRevision(model, version, emitFacts(model));
+      const withStore = await renderRevision(model, version, {
+        ...emitFacts(model),
+        store: "redis",
+      });
+      const added = withStore.map((f) => f.path).filter((p) => !files.some((f) => f.path === p));
+      if (!files.some((f) => f.path === "server.ts")) return expect(added).toEqual([]);
+      expect(added).toEqual(["runtime/store-redis.ts"]);
+      // The interface and its in-memory form are always there: the server imports them.
+      expect(files.map((f) => f.path)).toContain("runtime/store.ts");
+      const importing = withStore.filter(
+        (f) => f.path.endsWith(".ts") && /from "(?![.]|node:)[^"]+"/.test(f.content),
+      );
+      expect(importing.map((f) => f.path)).toEqual(["runtime/store-redis.ts"]);
+      expect(importing[0]!.content).toContain('from "ioredis"');
+      const pinned = (
+        JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+          devDependencies: Record<string, string>;
+        }
+      ).devDependencies.ioredis;
+      // Listed by the README's package table (read off the imports), at the version package.json pins.
+      expect(withStore.find((f) => f.path === "README.md")!.content).toContain(
+        `| \`ioredis\` | ${pinned} | \`runtime/store-redis.ts\` |`,
+      );
+      expect(files.find((f) => f.path === "README.md")!.content).not.toContain("ioredis");
+      const none = model.lifecycle.kind === "stateless" ? " --legacy none" : "";
+      expect(withStore.find((f) => f.path === "types.ts")!.content).toContain(
+        `mcp-gen --revision ${revision}${none} --store redis\``,
+      );
+    });
+
     it("starts every file with a header naming the revision, the schema's sha256 and the generator version", () => {
       const sha = loadModel(schemaFile(revision), { revision }).source.sha256;
       for (const file of filesUnder(generatedDir(revision)).filter((f) => f.endsWith(".ts"))) {

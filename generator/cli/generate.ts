@@ -162,6 +162,7 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
       jsonSchema: request.jsonSchema,
       ...(legacy.length > 0 ? { legacy } : {}),
       auth: request.auth,
+      store: request.store,
     };
     const result = { name: schema.revision, outDir, origin: schema.origin };
     if (check) {

@@ -1,5 +1,6 @@
 import { JSON_SCHEMA_ADAPTERS } from "../emit/json-schema/adapters.js";
 import { FAIL_ON } from "../diff/rules.js";
+import { STORE_CHOICES } from "../emit/store/adapters.js";
 
 /**
  * Every option of every command, once. Each entry drives the command line (yargs reads it through
@@ -143,6 +144,15 @@ export const GENERATE_OPTIONS = {
     describe:
       "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)",
     configKey: "auth",
+    input: true,
+  },
+  store: {
+    flag: "store",
+    type: "string",
+    choices: STORE_CHOICES,
+    describe:
+      "also emit a shared store for several server processes behind one load balancer: runtime/store-redis.ts (needs ioredis)",
+    configKey: "store",
     input: true,
   },
   config,

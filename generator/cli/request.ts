@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
 import { legacyChoice } from "../derive/legacy-default.js";
+import type { StoreAdapter } from "../emit/store/adapters.js";
 import { CONFIG_FILE, findConfig } from "./config-file.js";
 import { UsageError, type CliIO } from "./context.js";
 import { GENERATE_OPTIONS, TOOLS_OPTIONS, type FlagValues } from "./options.js";
@@ -29,6 +30,7 @@ export interface GenerateRequest {
   watch: boolean;
   jsonSchema: JsonSchemaAdapter | undefined;
   auth: boolean;
+  store: StoreAdapter | undefined;
   /**
    * Every option of the table, the command line's value over the config file's: what a new option
    * is read from (the fields above are the ones generation normalizes further).
@@ -80,6 +82,7 @@ export function generateRequest(
     watch: flags.watch === true,
     jsonSchema: flags.jsonSchema ?? fromFile.jsonSchema,
     auth: flags.auth ?? fromFile.auth ?? false,
+    store: flags.store ?? fromFile.store,
     tools:
       !named && tools.file !== undefined
         ? { file: resolve(base, tools.file), out: tools.out && resolve(base, tools.out) }
@@ -119,6 +122,7 @@ export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
     watch: flags.watch === true,
     jsonSchema: undefined,
     auth: false,
+    store: undefined,
     tools: { file, out },
   };
 }

@@ -4,6 +4,7 @@ import { lineComments, type Code } from "./code.js";
 import type { ProtocolModel } from "../ir/model.js";
 import { legacyInput } from "../derive/legacy-default.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
+import type { StoreAdapter } from "./store/adapters.js";
 import type { Releases } from "../registry/index.js";
 
 /**
@@ -50,6 +51,8 @@ export interface EmitContext {
   releases: Releases;
   /** `--auth`: also emit the optional authorization adapters (they import oauth4webapi and jose). */
   auth?: boolean;
+  /** `--store`: also emit the shared store's module (runtime/store-redis.ts imports ioredis). */
+  store?: StoreAdapter | undefined;
   /**
    * The folder the target's own modules go in, relative to the output folder and ending in `/`
    * (a legacy revision's types and validators: `legacy/<revision>/`); default: the output folder.
@@ -67,7 +70,7 @@ export interface Provenance {
 
 /** The regenerate command of a context. */
 export function regenerateCommand(
-  ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth">,
+  ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth" | "store">,
 ): string {
   if (ctx.provenance?.regenerate) return ctx.provenance.regenerate;
   // The same --legacy words the CLI writes, so that running the command regenerates this output.
@@ -76,6 +79,7 @@ export function regenerateCommand(
     `mcp-gen --revision ${ctx.model.revision}`,
     ...(legacy.length > 0 ? [`--legacy ${legacy.join(",")}`] : []),
     ...(ctx.auth ? ["--auth"] : []),
+    ...(ctx.store ? [`--store ${ctx.store}`] : []),
   ].join(" ");
 }
 

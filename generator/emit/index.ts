@@ -21,6 +21,8 @@ import { clientTarget } from "./client/target.js";
 import { deprecationsTarget } from "./deprecations/target.js";
 import { jsonSchemaTarget } from "./json-schema/target.js";
 import { authTarget } from "./auth/target.js";
+import { storeTarget } from "./store/target.js";
+import type { StoreAdapter } from "./store/adapters.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import { planOutput, writeOutput, type OutputPlan } from "./write.js";
 
@@ -33,6 +35,7 @@ export const TARGETS: readonly Target[] = [
   deprecationsTarget,
   jsonSchemaTarget,
   authTarget,
+  storeTarget,
 ];
 
 /** What the emitters are told beside the model: where it came from, and the project's release dates. */
@@ -44,6 +47,8 @@ export interface EmitFacts extends Provenance {
   legacy?: readonly ProtocolModel[] | undefined;
   /** `--auth`: the authorization adapters (runtime/oauth-client.ts, runtime/jwt-verifier.ts). */
   auth?: boolean;
+  /** `--store`: the shared store's runtime module (runtime/store-redis.ts), if any. */
+  store?: StoreAdapter | undefined;
 }
 
 export interface EmitOptions extends EmitFacts {
@@ -92,6 +97,7 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
       provenance: options,
       ...(options.legacy ? { legacy: options.legacy } : {}),
       auth: options.auth === true,
+      store: options.store,
     }),
   };
 }
@@ -110,6 +116,7 @@ export async function renderRevision(
     releases: facts.releases,
     jsonSchema: facts.jsonSchema,
     auth: facts.auth === true,
+    store: facts.store,
   };
   if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));

@@ -13,8 +13,13 @@ import {
   RpcError,
   success,
 } from "./jsonrpc.js";
-import type { JsonRpcErrorObject, JsonRpcId, JsonRpcRequest } from "./jsonrpc.js";
-import { checkSecret } from "./state.js";
+import type {
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+} from "./jsonrpc.js";
+import { checkSecret, randomNonce } from "./state.js";
 import {
   bridgeInput,
   legacyResult,
@@ -23,7 +28,7 @@ import {
   type LegacyOptions,
 } from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
-import { InputRounds } from "./input-required.js";
+import { InputRounds, type Resumed } from "./input-required.js";
 import {
   negotiated,
   refusedByEnvelope,
@@ -33,6 +38,7 @@ import {
   type StatelessLifecycle,
 } from "./lifecycle.js";
 import { Subscriptions, type Published } from "./subscriptions.js";
+import { STORE_KEYS, type Store } from "./store.js";
 import type { Principal } from "./http-auth.js";
 import { checkInput } from "./checks.js";
 import type { Validate } from "./checks.js";
@@ -105,8 +111,9 @@ export interface DispatcherOptions {
   requestStateTtlMs?: number;
   /**
    * Opens each sealed `requestState` once: a second presentation within its time to live is
-   * refused (-32602). The record is per process (processes behind one load balancer do not share
-   * it) and holds the most recent `maxSingleUseStates` states (default 100,000). Default false.
+   * refused (-32602). Without a `store` the record is per process (processes behind one load
+   * balancer do not share it) and holds the most recent `maxSingleUseStates` states (default
+   * 100,000); with one, it is the store's, shared by every process. Default false.
    */
   requestStateSingleUse?: boolean;
   maxSingleUseStates?: number;
@@ -118,6 +125,14 @@ export interface DispatcherOptions {
   onDeprecated?: (notice: string) => void;
   /** Limits of the initialize-era sessions, for a server generated with legacy revisions. */
   legacy?: LegacyOptions;
+  /**
+   * State shared with the other processes behind one load balancer (runtime/store.ts; Redis:
+   * runtime/store-redis.ts, generated with `--store redis`): initialize-era sessions and their
+   * event logs, notifications published for every process's streams, the client's answers to
+   * requests another process waits on, and single-use `requestState`. Default: none, all of it
+   * in this process.
+   */
+  store?: Store;
 }
 
 /** What a handler receives beside its params. */
@@ -206,6 +221,12 @@ export class Dispatcher implements MessageHandler {
   readonly supportedVersions: readonly string[];
   /** The initialize-era sessions, when the server was generated with legacy revisions. */
   readonly legacy: LegacySessions | null;
+  /** Shared with other processes (`DispatcherOptions.store`); transports keep their sessions there. */
+  readonly store: Store | undefined;
+  /** Tells this process's notifications apart from the others' on the store's bus. */
+  private readonly origin: string | undefined;
+  private unlisten: (() => void) | null = null;
+  private closed = false;
 
   constructor(
     private readonly protocol: Protocol,
@@ -260,11 +281,62 @@ export class Dispatcher implements MessageHandler {
             options.legacy,
           )
         : null;
+    this.store = options.store;
+    if (this.store) {
+      this.origin = randomNonce();
+      // Notifications other processes publish reach this process's listen streams.
+      this.store
+        .subscribe(STORE_KEYS.publishChannel, (text) => this.published(text))
+        .then((stop) => {
+          if (this.closed) stop();
+          else this.unlisten = stop;
+        })
+        .catch((error: unknown) => this.log(`mcp-gen server: the store's bus: ${String(error)}`));
+    }
   }
 
   /** A transport forgot a session: its legacy state goes too. */
   endSession(session: Record<string, unknown>): void {
     this.legacy?.end(session);
+  }
+
+  /** What a session record holds, as JSON: the handshake of a stateful revision, a legacy session. */
+  snapshotSession(session: Record<string, unknown>): unknown {
+    const snapshot: Record<string, unknown> = {};
+    for (const key of Object.keys(session)) if (key !== "legacy") snapshot[key] = session[key];
+    const legacy = this.legacy?.snapshot(session);
+    if (legacy) snapshot.legacy = legacy;
+    return snapshot;
+  }
+
+  restoreSession(session: Record<string, unknown>, snapshot: unknown): void {
+    if (!isRecord(snapshot)) return;
+    const { legacy, ...rest } = snapshot;
+    Object.assign(session, rest);
+    if (this.legacy && isRecord(legacy))
+      this.legacy.restore(session, legacy as unknown as Parameters<LegacySessions["restore"]>[1]);
+  }
+
+  sessionOpened(session: Record<string, unknown>): Promise<void> {
+    return this.legacy?.opened(session) ?? Promise.resolve();
+  }
+
+  shareSessions(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void {
+    if (this.store) this.legacy?.share(this.store, send);
+  }
+
+  /** A notification another process published: to this process's listen streams. */
+  private published(text: string): void {
+    let message: { from?: unknown; notification?: unknown };
+    try {
+      message = JSON.parse(text) as typeof message;
+    } catch {
+      return;
+    }
+    const { from, notification } = message;
+    if (from === this.origin || !isRecord(notification) || typeof notification.method !== "string")
+      return;
+    this.subscriptions.publish(notification as unknown as Published);
   }
 
   log(message: string): void {
@@ -281,7 +353,10 @@ export class Dispatcher implements MessageHandler {
       case "response":
         // Nothing to answer: cancellation reaches handlers through the transport's signal; a legacy
         // session takes its handshake's completion and the client's responses to the server's requests.
-        this.legacy?.message(incoming.message as unknown as Record<string, unknown>, delivery);
+        await this.legacy?.message(
+          incoming.message as unknown as Record<string, unknown>,
+          delivery,
+        );
         return { response: null, httpStatus: 202 };
       case "request":
         return this.handleRequest(incoming.message, delivery);
@@ -312,6 +387,13 @@ export class Dispatcher implements MessageHandler {
   /** Sends a notification to every open `subscriptions/listen` stream that opted into it. */
   publish(notification: Published): number {
     let sent = 0;
+    // The other processes' listen streams get it through the bus (this one's, below, at once).
+    if (this.store)
+      this.store
+        .publish(STORE_KEYS.publishChannel, JSON.stringify({ from: this.origin, notification }))
+        .catch((error: unknown) =>
+          this.log(`mcp-gen server: publishing ${notification.method}: ${String(error)}`),
+        );
     if (this.legacy && this.subscriptions.declaredFor(notification.method))
       sent += this.legacy.publish(notification);
     return sent + this.subscriptions.publish(notification);
@@ -319,6 +401,8 @@ export class Dispatcher implements MessageHandler {
 
   /** Ends every open subscription gracefully (each gets its result) and stops accepting new ones. */
   close(): void {
+    this.closed = true;
+    this.unlisten?.();
     this.legacy?.close();
     this.subscriptions.close();
   }
@@ -505,16 +589,95 @@ export class Dispatcher implements MessageHandler {
     const checked = checkInput(spec.checkParams, params);
     if (!checked.ok) return this.invalidParams(request.id, checked);
 
-    let state: unknown;
-    let inputResponses: Record<string, unknown> = {};
     if (spec.inputRequired && era === null) {
       const resumed = this.rounds.resume(request, spec, params, delivery.principal);
-      if (resumed !== null) {
-        if ("error" in resumed) return this.refuse(request.id, resumed.error);
-        ({ state, inputResponses } = resumed);
-      }
+      // A promise only when single use is kept in the shared store.
+      if (isThenable(resumed))
+        return this.settle(request, Promise.resolve(resumed), (value) =>
+          this.resumed(
+            request,
+            spec,
+            handler,
+            params,
+            meta,
+            protocolVersion,
+            clientCapabilities,
+            delivery,
+            era,
+            value as Resumed | { error: JsonRpcErrorObject } | null,
+          ),
+        );
+      return this.resumed(
+        request,
+        spec,
+        handler,
+        params,
+        meta,
+        protocolVersion,
+        clientCapabilities,
+        delivery,
+        era,
+        resumed,
+      );
     }
+    return this.invoke(
+      request,
+      spec,
+      handler,
+      params,
+      meta,
+      protocolVersion,
+      clientCapabilities,
+      delivery,
+      era,
+      undefined,
+      {},
+    );
+  }
 
+  /** Goes on with a retried round (or refuses it): the handler invoked with its state and responses. */
+  private resumed(
+    request: JsonRpcRequest,
+    spec: MethodSpec,
+    handler: Handler,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    protocolVersion: string,
+    clientCapabilities: Record<string, unknown>,
+    delivery: Delivery,
+    era: LegacyCall | null,
+    resumed: Resumed | { error: JsonRpcErrorObject } | null,
+  ): Outcome | Promise<Outcome> {
+    if (resumed !== null && "error" in resumed) return this.refuse(request.id, resumed.error);
+    return this.invoke(
+      request,
+      spec,
+      handler,
+      params,
+      meta,
+      protocolVersion,
+      clientCapabilities,
+      delivery,
+      era,
+      resumed?.state,
+      resumed?.inputResponses ?? {},
+    );
+  }
+
+  /** The handler invoked, its answer concluded. */
+  private invoke(
+    request: JsonRpcRequest,
+    spec: MethodSpec,
+    handler: Handler,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    protocolVersion: string,
+    clientCapabilities: Record<string, unknown>,
+    delivery: Delivery,
+    era: LegacyCall | null,
+    state: unknown,
+    inputResponses: Record<string, unknown>,
+  ): Outcome | Promise<Outcome> {
     const ctx = new Context(
       this.protocol,
       request,

@@ -54,6 +54,7 @@ export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { DEFAULT_HEADER_RULES, headerRulesOf, type HeaderRules } from "./http-headers.js";
 export { decodeHeaderValue } from "./param-headers.js";
 import { principalOf, sendRefusal, type HttpGuard, type Principal } from "./http-auth.js";
+import { SharedSessions } from "./http-shared.js";
 
 /**
  * Node's modules this transport needs only sometimes, loaded on first use: `node:http` when it
@@ -98,16 +99,21 @@ export interface HttpOptions extends AdmissionLimits {
   headerRules?: Partial<HeaderRules>;
   /** Interval of SSE keep-alive comments on open streams, in ms; default 15 000, 0 disables. */
   keepAliveMs?: number;
-  /** Sessions kept for stateful revisions (initialize handshake) before the least recently used is forgotten. Default 10,000. */
+  /**
+   * Sessions kept for stateful revisions (initialize handshake) before the least recently used is
+   * forgotten. Default 10,000. With the handler's shared `store`, the copies one process keeps (the
+   * sessions themselves live in the store).
+   */
   maxSessions?: number;
   /**
    * Sessions one client (its principal when authenticated, else its address) keeps; past it the
    * client's own least recently used session is forgotten, never another client's. Default 1,000.
+   * With the handler's shared `store`, counted there, over every process.
    */
   maxSessionsPerClient?: number;
   /** How long a request's body may take to arrive, in ms; past it 408 and the connection closed. Default 60 000, 0 disables. */
   bodyTimeoutMs?: number;
-  /** How long a session may go without a request before it is forgotten, in ms. Default 30 minutes. */
+  /** How long a session may go without a request before it is forgotten, in ms (in a shared store: its time to live). Default 30 minutes. */
   sessionIdleMs?: number;
   /** Events of a session's GET stream kept for a client resuming it with `Last-Event-ID`. Default 100. */
   sessionReplayEvents?: number;
@@ -240,6 +246,16 @@ export function createHttpHandler(
     rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    shared: handler.store
+      ? new SharedSessions(handler.store, handler, {
+          max: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+          maxPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+          idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+          replay: options.sessionReplayEvents ?? DEFAULT_REPLAY_EVENTS,
+          sseHeaders: SSE_HEADERS,
+          log: (message) => config.log(message),
+        })
+      : undefined,
     sessions: new SessionStore(
       options.maxSessions ?? DEFAULT_MAX_SESSIONS,
       options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
@@ -298,6 +314,8 @@ interface Config {
   keepAliveMs: number;
   bodyTimeoutMs: number;
   sessions: SessionStore;
+  /** The sessions, when the handler shares them with other processes through its store. */
+  shared: SharedSessions | undefined;
   /** The guard `HttpOptions.auth` put in front of the endpoint, asked again once a body is read. */
   auth: HttpGuard | undefined;
   /** Tool name → its `x-mcp-header` annotations, learned from the tool listings this server sends. */
@@ -399,11 +417,33 @@ function serve(config: Config, req: IncomingMessage, res: ServerResponse): void 
   const sessionId = req.headers["mcp-session-id"];
   let session: Record<string, unknown> | undefined;
   if (sessionId !== undefined) {
+    // Sessions shared between processes are read from the store first (see http-shared.ts).
+    if (config.shared && typeof sessionId === "string") {
+      config.shared
+        .resolve(sessionId, ownerOf(req))
+        .then((shared) =>
+          shared
+            ? admit(config, req, res, accepts, shared)
+            : refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found"),
+        )
+        .catch((error: unknown) => failed(config, res, error));
+      return;
+    }
     session =
       typeof sessionId === "string" ? config.sessions.get(sessionId, ownerOf(req)) : undefined;
     if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
+  admit(config, req, res, accepts, session);
+}
 
+/** A request past the checks of its headers, in its session if it names one: admitted (or refused for load), its body read. */
+function admit(
+  config: Config,
+  req: IncomingMessage,
+  res: ServerResponse,
+  accepts: Acceptance,
+  session: Record<string, unknown> | undefined,
+): void {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
     return refuse(
@@ -545,6 +585,8 @@ class Exchange extends LazyAbort implements Delivery {
   private readonly inSession: boolean;
   /** Ends a body that takes longer than `bodyTimeoutMs` to arrive. */
   private bodyTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  /** The id of the session this request opened, once it is in the shared store. */
+  private sharedId: string | undefined = undefined;
 
   constructor(
     private readonly config: Config,
@@ -761,12 +803,32 @@ class Exchange extends LazyAbort implements Delivery {
 
   /** Delivers the outcome now if it is ready, else once it is. */
   private settle(outcome: unknown): void {
+    const { shared } = this.config;
+    if (shared && this.sessionRecord !== undefined) return this.settleShared(shared, outcome);
     if (!isThenable(outcome)) return this.deliver(outcome as Outcome);
     Promise.resolve(outcome as PromiseLike<Outcome>)
       .then(
         (settled) => this.deliver(settled),
         (error: unknown) => this.deliver(this.handlerThrew(error)),
       )
+      .catch((error: unknown) => failed(this.config, this.res, error));
+  }
+
+  /** A session shared through a store is written there (new, or changed) before the client hears back. */
+  private settleShared(shared: SharedSessions, outcome: unknown): void {
+    Promise.resolve(outcome as PromiseLike<Outcome>)
+      .then(
+        (settled) => settled,
+        (error: unknown) => this.handlerThrew(error),
+      )
+      .then(async (settled) => {
+        const record = this.sessionRecord!;
+        const owner = ownerOf(this.req);
+        if (this.inSession) await shared.save(record, owner);
+        else if (hasKeys(record))
+          this.sharedId = await shared.create(record, owner, this.client.key);
+        this.deliver(settled);
+      })
       .catch((error: unknown) => failed(this.config, this.res, error));
   }
 
@@ -896,11 +958,9 @@ class Exchange extends LazyAbort implements Delivery {
     };
     // A new session, once the dispatcher has kept something in it.
     if (!this.inSession && this.sessionRecord !== undefined && hasKeys(this.sessionRecord))
-      headers["Mcp-Session-Id"] = this.config.sessions.add(
-        this.sessionRecord,
-        ownerOf(this.req),
-        this.client.key,
-      );
+      headers["Mcp-Session-Id"] =
+        this.sharedId ??
+        this.config.sessions.add(this.sessionRecord, ownerOf(this.req), this.client.key);
     res.writeHead(status, headers);
     res.end(line);
   }
@@ -1099,6 +1159,7 @@ function pathOf(url: string | undefined): string | undefined {
  */
 function sessionRequest(config: Config, req: IncomingMessage, res: ServerResponse): void {
   const id = req.headers["mcp-session-id"];
+  if (config.shared) return sharedSessionRequest(config, config.shared, req, res);
   const entry = typeof id === "string" ? config.sessions.entry(id, ownerOf(req)) : undefined;
   if (!entry || typeof id !== "string")
     return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
@@ -1120,6 +1181,47 @@ function sessionRequest(config: Config, req: IncomingMessage, res: ServerRespons
     );
   const lastEventId = req.headers["last-event-id"];
   entry.open(res, typeof lastEventId === "string" ? lastEventId : undefined, config.keepAliveMs);
+}
+
+/** `sessionRequest` for sessions shared through a store: the same answers, the stream held here. */
+function sharedSessionRequest(
+  config: Config,
+  shared: SharedSessions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const id = req.headers["mcp-session-id"];
+  if (typeof id !== "string")
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  const accept = req.headers.accept;
+  const lastEventId = req.headers["last-event-id"];
+  shared
+    .resolve(id, ownerOf(req))
+    .then(async (record) => {
+      if (!record) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+      req.resume();
+      if (req.method === "DELETE") {
+        await shared.delete(id);
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (accept !== undefined && !config.acceptance.of(accept).sse)
+        return refuse(
+          req,
+          res,
+          406,
+          ErrorCode.InvalidRequest,
+          "Not acceptable: Accept must allow text/event-stream",
+        );
+      await shared.open(
+        id,
+        res,
+        typeof lastEventId === "string" ? lastEventId : undefined,
+        config.keepAliveMs,
+      );
+    })
+    .catch((error: unknown) => failed(config, res, error));
 }
 
 /**

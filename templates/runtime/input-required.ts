@@ -15,6 +15,8 @@ import {
 } from "./jsonrpc.js";
 import { canonicalJson, openState, randomNonce, randomSecret, sealState } from "./state.js";
 import { checkInput } from "./checks.js";
+import { isThenable } from "./transport.js";
+import { STORE_KEYS } from "./store.js";
 import type { DispatcherOptions, InputRequiredAnswer, Protocol } from "./dispatch.js";
 import type { MethodSpec } from "./protocol.js";
 
@@ -33,8 +35,10 @@ export interface RoundsHooks {
 
 type RoundsOptions = Pick<
   DispatcherOptions,
-  "secret" | "requestStateTtlMs" | "requestStateSingleUse" | "maxSingleUseStates"
+  "secret" | "requestStateTtlMs" | "requestStateSingleUse" | "maxSingleUseStates" | "store"
 >;
+
+type ResumeResult = Resumed | { error: JsonRpcErrorObject } | null;
 
 const DEFAULT_TTL_MS = 600_000;
 
@@ -58,14 +62,15 @@ export class InputRounds {
   /**
    * The retry of an earlier round: its sealed state opened and its input responses checked (only
    * what that round asked for is kept). `null` on a first round (neither is present); an error
-   * when the state does not open for this call or a response is not what was asked.
+   * when the state does not open for this call or a response is not what was asked. A promise
+   * only when single use is kept in a shared store.
    */
   resume(
     request: JsonRpcRequest,
     spec: MethodSpec,
     params: Record<string, unknown>,
     principal: string | undefined,
-  ): Resumed | { error: JsonRpcErrorObject } | null {
+  ): ResumeResult | Promise<ResumeResult> {
     const envelope = this.protocol.envelope;
     const sealed = envelope.requestState === null ? undefined : params[envelope.requestState];
     const responses =
@@ -79,20 +84,34 @@ export class InputRounds {
         audience: this.audience(request.method, spec, params, principal),
       });
       const reason = opened.ok ? this.replayed(sealed) : opened.reason;
-      if (!opened.ok || reason !== null)
-        return {
-          error: {
-            code: ErrorCode.InvalidParams,
-            message: `Invalid params: ${envelope.requestState} integrity check failed (${reason})`,
-          },
-        };
+      const refused = (reason: string): { error: JsonRpcErrorObject } => ({
+        error: {
+          code: ErrorCode.InvalidParams,
+          message: `Invalid params: ${envelope.requestState} integrity check failed (${reason})`,
+        },
+      });
+      if (!opened.ok) return refused(opened.reason);
       const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
+      if (isThenable(reason))
+        return reason.then((shared) =>
+          shared !== null ? refused(shared) : this.responses(responses, payload.s, payload.k),
+        );
+      if (reason !== null) return refused(reason);
       state = payload.s;
       asked = payload.k ?? null;
     }
+    return this.responses(responses, state, asked);
+  }
+
+  /** The retry's state and its input responses, checked against what was asked. */
+  private responses(
+    responses: unknown,
+    state: unknown,
+    asked: Record<string, string> | null | undefined,
+  ): ResumeResult {
     let inputResponses: Record<string, unknown> = {};
     if (isRecord(responses)) {
-      const checked = this.inputResponses(responses, asked);
+      const checked = this.inputResponses(responses, asked ?? null);
       if ("error" in checked)
         return {
           error: {
@@ -208,11 +227,18 @@ export class InputRounds {
     return canonicalJson([method, target, principal ?? null, salient]);
   }
 
-  /** "replayed" when single use is on and this state has been opened before; else null (and it is now). */
-  private replayed(token: string): "replayed" | null {
+  /**
+   * "replayed" when single use is on and this state has been opened before; else null (and it is
+   * now). With a shared store, the mark is set there (`SET NX`), by whichever process opens it first.
+   */
+  private replayed(token: string): "replayed" | null | Promise<"replayed" | null> {
     if (!this.options.requestStateSingleUse) return null;
     // The version byte and tag (17 bytes, 23 base64url characters) name a token: the tag covers the rest.
     const key = token.slice(0, 23);
+    const ttl = this.options.requestStateTtlMs ?? DEFAULT_TTL_MS;
+    const { store } = this.options;
+    if (store)
+      return store.claim(STORE_KEYS.opened(key), ttl).then((first) => (first ? null : "replayed"));
     const now = Date.now();
     for (const [old, expiry] of this.opened) {
       if (expiry > now) break;

@@ -17,6 +17,8 @@ import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from
 import type { Validate } from "./checks.js";
 import type { Principal } from "./http-auth.js";
 import type { LegacyEra } from "./protocol.js";
+import type { Store } from "./store.js";
+import { SharedLegacy, sharedId } from "./legacy-shared.js";
 
 export interface LegacyOptions {
   /** Legacy sessions kept at once; past it the least recently used one is ended. Default 10,000. */
@@ -66,6 +68,16 @@ export interface LegacyCall {
 /** Where a legacy session lives in the transport's session record. */
 const SESSION_KEY = "legacy";
 
+/** What another process needs to serve a legacy session: all of it but the requests in flight here. */
+interface LegacySnapshot {
+  version: string;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo: unknown;
+  initialized: boolean;
+  logLevel: string | null;
+  subscriptions: string[];
+}
+
 /** Who waits for the client's response to a request of the server's, or for why there is none. */
 type Pending = {
   resolve(value: unknown): void;
@@ -93,6 +105,29 @@ export class LegacySession {
     /** The transport's session record (its `SESSION_SEND` reaches the client outside any request). */
     readonly record: Record<string | symbol, unknown>,
   ) {}
+
+  snapshot(): LegacySnapshot {
+    return {
+      version: this.protocol.protocolVersion,
+      clientCapabilities: this.clientCapabilities,
+      clientInfo: this.clientInfo,
+      initialized: this.initialized,
+      logLevel: this.logLevel,
+      subscriptions: [...this.subscriptions],
+    };
+  }
+
+  /** Takes what another process changed (its requests in flight here stay). */
+  refresh(snapshot: LegacySnapshot): void {
+    this.initialized = snapshot.initialized;
+    this.logLevel = snapshot.logLevel;
+    this.subscriptions.clear();
+    this.subscriptionBytes = 0;
+    for (const uri of snapshot.subscriptions) {
+      this.subscriptions.add(uri);
+      this.subscriptionBytes += Buffer.byteLength(uri);
+    }
+  }
 
   /** Sends a message outside any request (list changes, resource updates); false when there is nowhere to send it. */
   push(message: JsonRpcNotification): boolean {
@@ -215,6 +250,8 @@ export class LegacySessions {
   readonly maxSubscriptionBytesTotal: number;
   /** Bytes of subscribed URIs every open session holds together. */
   private subscriptionBytes = 0;
+  /** The indexes and bus of sessions shared with other processes, once a transport shares them. */
+  private shared: SharedLegacy<LegacySession> | null = null;
 
   constructor(
     /** Newest protocol version first. */
@@ -233,6 +270,58 @@ export class LegacySessions {
     this.maxSubscriptions = options.maxSubscriptions ?? 1_000;
     this.maxSubscriptionBytes = options.maxSubscriptionBytes ?? MiB;
     this.maxSubscriptionBytesTotal = options.maxSubscriptionBytesTotal ?? 64 * MiB;
+  }
+
+  /**
+   * Shares sessions with other processes through `store` (a transport that keeps its sessions
+   * there calls this): `send` reaches a session by id, whichever process holds its stream.
+   */
+  share(store: Store, send: (id: string, message: JsonRpcNotification) => Promise<void>): void {
+    this.shared?.close();
+    this.shared = new SharedLegacy<LegacySession>(store, send, {
+      find: (id) => {
+        for (const session of this.sessions.keys()) if (sharedId(session) === id) return session;
+        return undefined;
+      },
+      received: (session, message) => this.received(session, message),
+      log: (message) => this.host.log(message),
+    });
+  }
+
+  /** A session record's legacy part, as JSON (`restore` takes it back, in this process or another). */
+  snapshot(record: Record<string, unknown>): LegacySnapshot | undefined {
+    return LegacySessions.of(record)?.snapshot();
+  }
+
+  /** A shared session was created: in the index of its version, so that list changes reach it. */
+  async opened(record: Record<string, unknown>): Promise<void> {
+    const session = LegacySessions.of(record);
+    if (session && this.shared && sharedId(session)) await this.shared.joined(session);
+  }
+
+  /** Puts a snapshot into a record: a session this process already has is brought up to date, in place. */
+  restore(record: Record<string, unknown>, snapshot: LegacySnapshot): void {
+    const known = LegacySessions.of(record);
+    if (known) {
+      // The server's byte count follows what the copy holds now (another process may have subscribed).
+      const before = known.subscriptionBytes;
+      known.refresh(snapshot);
+      this.subscriptionBytes += known.subscriptionBytes - before;
+      this.touch(known);
+      return;
+    }
+    const protocol = this.protocols.find((p) => p.protocolVersion === snapshot.version);
+    if (!protocol) return;
+    const session = new LegacySession(
+      protocol,
+      snapshot.clientCapabilities,
+      snapshot.clientInfo,
+      record,
+    );
+    session.refresh(snapshot);
+    this.subscriptionBytes += session.subscriptionBytes;
+    record[SESSION_KEY] = session;
+    this.remember(session);
   }
 
   /** The protocol versions a legacy handshake may agree on, newest first. */
@@ -323,11 +412,15 @@ export class LegacySessions {
           ErrorCode.InvalidParams,
           `Invalid params: /${subscribe.param} must be a string`,
         );
-      if (request.method === subscribe.unsubscribe) this.unsubscribe(session, uri);
+      const on = request.method !== subscribe.unsubscribe;
+      if (!on) this.unsubscribe(session, uri);
       else if (!session.subscriptions.has(uri)) {
         const refused = this.subscribe(session, uri);
         if (refused) return host.error(request.id, refused.code, refused.message);
       }
+      // Shared: in the index before the answer, so that an update published next reaches it.
+      if (this.shared && sharedId(session))
+        return this.shared.subscribed(session, uri, on).then(() => ok(request.id));
       return ok(request.id);
     }
     const method = protocol.methods[request.method];
@@ -393,12 +486,23 @@ export class LegacySessions {
     session.end();
   }
 
-  /** A notification or response without modern `_meta`, on a legacy session; true when it was one of ours. */
-  message(message: Record<string, unknown>, delivery: Delivery): boolean {
+  /**
+   * A notification or response without modern `_meta`, on a legacy session. On a shared session, a
+   * response or cancellation no request of this process waits for goes to the process that has it,
+   * and the handshake's completion enters the session in the index; the promise settles once done.
+   */
+  message(message: Record<string, unknown>, delivery: Delivery): Promise<void> | undefined {
     const session = LegacySessions.of(delivery.session);
-    if (!session) return false;
-    if (typeof message.method !== "string") return session.takeResponse(message);
+    if (!session) return undefined;
     if (message.method === session.protocol.initialized) session.initialized = true;
+    if (!this.received(session, message) && this.shared && sharedId(session))
+      return this.shared.forward(session, message);
+    return undefined;
+  }
+
+  /** A response to one of this process's requests, or a cancellation of one it serves: false when it has none such. */
+  private received(session: LegacySession, message: Record<string, unknown>): boolean {
+    if (typeof message.method !== "string") return session.takeResponse(message);
     if (message.method === session.protocol.cancelled && isRecord(message.params)) {
       // Over stdio the transport cancels by id too; over HTTP the notification comes in a POST of its own.
       const id = message.params.requestId as JsonRpcId;
@@ -406,7 +510,9 @@ export class LegacySessions {
         typeof message.params.reason === "string"
           ? message.params.reason
           : "The request was cancelled";
-      session.inflight.get(id)?.abort(new DOMException(reason, "AbortError"));
+      const inflight = session.inflight.get(id);
+      inflight?.abort(new DOMException(reason, "AbortError"));
+      return inflight !== undefined;
     }
     return true;
   }
@@ -415,12 +521,17 @@ export class LegacySessions {
   end(record: Record<string, unknown>): void {
     const session = LegacySessions.of(record);
     if (!session) return;
+    if (this.shared && sharedId(session))
+      this.shared
+        .left(session)
+        .catch((error: unknown) => this.host.log(`mcp-gen server: the store: ${String(error)}`));
     if (this.sessions.delete(session)) this.endSession(session);
     else session.end();
   }
 
   /** Ends every session (server shutdown). */
   close(): void {
+    this.shared?.close();
     for (const session of this.sessions.keys()) this.endSession(session);
     this.sessions.clear();
   }
@@ -431,20 +542,39 @@ export class LegacySessions {
    */
   publish(notification: { method: string; params?: Record<string, unknown> }): number {
     let sent = 0;
+    // Shared sessions are reached through the store's indexes, whichever process holds them.
+    if (this.shared)
+      this.shared
+        .publish(this.protocols, notification, (protocol) =>
+          protocol.notifications.includes(notification.method)
+            ? this.legacyMessage(protocol, notification)
+            : null,
+        )
+        .catch((error: unknown) =>
+          this.host.log(`mcp-gen server: publishing ${notification.method}: ${String(error)}`),
+        );
     for (const session of this.sessions.keys()) {
+      if (this.shared && sharedId(session)) continue;
       const { protocol } = session;
       if (!protocol.notifications.includes(notification.method)) continue;
       if (protocol.subscribe?.notification === notification.method) {
         const uri = notification.params?.[protocol.subscribe.param];
         if (typeof uri !== "string" || !session.subscriptions.has(uri)) continue;
       }
-      const params = this.legacyParams(protocol, notification.params);
-      const message: JsonRpcNotification = params
-        ? { jsonrpc: "2.0", method: notification.method, params }
-        : { jsonrpc: "2.0", method: notification.method };
-      if (session.push(message)) sent++;
+      if (session.push(this.legacyMessage(protocol, notification))) sent++;
     }
     return sent;
+  }
+
+  /** A modern notification as a legacy revision sends it. */
+  private legacyMessage(
+    protocol: LegacyEra,
+    notification: { method: string; params?: Record<string, unknown> },
+  ): JsonRpcNotification {
+    const params = this.legacyParams(protocol, notification.params);
+    return params
+      ? { jsonrpc: "2.0", method: notification.method, params }
+      : { jsonrpc: "2.0", method: notification.method };
   }
 
   /** A modern notification's params with the `_meta` keys the legacy revision lacks removed. */
@@ -517,15 +647,19 @@ export class LegacySessions {
     }
     const session = new LegacySession(protocol, capabilities, params.clientInfo, record);
     record[SESSION_KEY] = session;
+    this.remember(session);
+    return { response: success(request.id, result), httpStatus: 200 };
+  }
+
+  /** Keeps a session, bounded: past the limit the least recently used one is ended (its client gets "no session" and starts over). */
+  private remember(session: LegacySession): void {
     this.sessions.set(session, true);
-    // Bounded: past the limit the least recently used session is ended (its client gets "no session" and starts over).
     if (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next().value!;
       this.sessions.delete(oldest);
       this.endSession(oldest);
       delete oldest.record[SESSION_KEY];
     }
-    return { response: success(request.id, result), httpStatus: 200 };
   }
 
   private touch(session: LegacySession): void {

@@ -30,6 +30,7 @@ import type {
   JsonRpcResponse,
 } from "./jsonrpc.js";
 import type { Principal } from "./http-auth.js";
+import type { Store } from "./store.js";
 
 /**
  * What a transport knows about one incoming message, beyond the message itself.
@@ -85,6 +86,13 @@ export interface Delivery {
  */
 export const SESSION_SEND: unique symbol = Symbol("mcp session send");
 
+/**
+ * Where a transport that shares its sessions with other processes (through a `Store`) keeps a
+ * session's id in its record: what the session's shared state (its snapshot, its event log, the
+ * indexes naming it) is found under.
+ */
+export const SESSION_ID: unique symbol = Symbol("mcp session id");
+
 /** The outcome of one incoming message: what the dispatcher makes of it, for the transport to deliver. */
 export interface Outcome {
   /** The response to send; `null` for notifications and responses, which are never answered. */
@@ -111,6 +119,22 @@ export interface MessageHandler {
   log?(message: string): void;
   /** Called by transports when a session ends (HTTP DELETE, idle or evicted; the end of a stdio connection). */
   endSession?(session: Record<string, unknown>): void;
+  /**
+   * The state processes share (runtime/store.ts), when there is one: a transport then keeps its
+   * sessions there, so that any process behind the load balancer serves any of them.
+   */
+  readonly store?: Store | undefined;
+  /** What the handler keeps in a session record, as JSON, for another process to restore. */
+  snapshotSession?(session: Record<string, unknown>): unknown;
+  /** Puts a snapshot (`snapshotSession`, maybe another process's) into a session record, fresh or known. */
+  restoreSession?(session: Record<string, unknown>, snapshot: unknown): void;
+  /** A shared session was created (it has its `SESSION_ID`): settles once the handler has noted it in the store. */
+  sessionOpened?(session: Record<string, unknown>): Promise<void>;
+  /**
+   * Called once by a transport that shares its sessions: how the handler sends a message to a
+   * session by id, whichever process holds its stream (resource updates, list changes).
+   */
+  shareSessions?(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void;
 }
 
 /** Whether an answer or an outcome is a promise (or another thenable) to settle. */

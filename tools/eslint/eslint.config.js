@@ -28,6 +28,7 @@ const OPTIONAL_ADAPTERS = {
   "templates/runtime/json-schema-cfworker.ts": ["@cfworker/json-schema"],
   "templates/runtime/oauth-client.ts": ["oauth4webapi"],
   "templates/runtime/jwt-verifier.ts": ["jose"],
+  "templates/runtime/store-redis.ts": ["ioredis"],
 };
 
 /** The runtime is copied into dependency-free output: node: built-ins and its own modules only. */

@@ -1,0 +1,231 @@
+// `npm run bench:scale` (issue 23): throughput of initialize-era sessions when the server scales out,
+// Redis-backed processes behind haproxy round-robin, against the in-memory single process measured
+// in the same run. The echo tool, called on legacy (2025-11-25) sessions opened through the endpoint
+// measured, over HTTP on loopback:
+//   memory ×1           one process, no store (the default; the anchor)
+//   memory ×1 + haproxy the same behind haproxy (what the proxy costs)
+//   redis ×1            one process, sessions in Redis (what the store costs)
+//   redis ×3 + haproxy  three processes sharing Redis behind haproxy (the scale-out)
+// at concurrency 1 and 16 (each client its own session), best of ROUNDS rounds of DURATION_MS,
+// each loop bounded by MAX_REQUESTS. Beside them, what spreading alone costs on this machine: the same
+// echo as modern requests (stateless, `_meta`, no store needed) to memory ×1 and to three in-memory
+// processes behind haproxy (memory ×3 + haproxy). redis-server and haproxy are started here (Debian's packages:
+// apt-get install -y redis-server haproxy). Ratios are each ÷ memory ×1.
+//
+//   node bench/scale.mjs     # after npm run build
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent } from "node:http";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { prepareRevision, ROOT } from "./prepare.mjs";
+import { missingBinaries, startHaproxy, startRedis, waitForLine } from "./scale-world.mjs";
+import {
+  DURATION_MS,
+  MAX_REQUESTS,
+  ROUNDS,
+  TEXT,
+  WARMUP_MS,
+  cpuMs,
+  now,
+  post,
+  summarize,
+} from "./server.mjs";
+
+const VERSION = "2025-11-25";
+const SETUPS = [
+  { key: "memory", label: "memory ×1", processes: 1, redis: false, proxy: false },
+  { key: "memoryProxy", label: "memory ×1 + haproxy", processes: 1, redis: false, proxy: true },
+  { key: "redis", label: "redis ×1", processes: 1, redis: true, proxy: false },
+  { key: "redis3", label: "redis ×3 + haproxy", processes: 3, redis: true, proxy: true },
+  { key: "memory3", label: "memory ×3 + haproxy", processes: 3, redis: false, proxy: true },
+];
+/** Which setups serve which workload: sessions need one process or a shared store. */
+const WORKLOADS = {
+  legacy: ["memory", "memoryProxy", "redis", "redis3"],
+  modern: ["memory", "memory3"],
+};
+const HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+};
+const initializeBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${VERSION}","capabilities":{},"clientInfo":{"name":"mcp-gen-bench","version":"1.0.0"}}}`;
+const INITIALIZED = `{"jsonrpc":"2.0","method":"notifications/initialized"}`;
+const callBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}}}}`;
+const MODERN = "2026-07-28";
+const META = JSON.stringify({
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "mcp-gen-bench", version: "1.0.0" },
+});
+const modernBody = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}},"_meta":${META}}}`;
+const MODERN_HEADERS = {
+  ...HEADERS,
+  "MCP-Protocol-Version": MODERN,
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "echo",
+};
+const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
+
+function startEcho(jsDir, env) {
+  const child = spawn(process.execPath, [join(ROOT, "bench", "servers", "scale-echo.mjs")], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, MCP_GEN_JS_DIR: jsDir, PORT: "0", ...env },
+  });
+  return waitForLine(child, /listening on (\S+)/).then(([, url]) => ({ child, url }));
+}
+
+/** A legacy session through `url`: initialize, then initialized; the headers its requests carry. */
+async function openSession(agent, url, id) {
+  const opened = await post(agent, url, initializeBody(id), HEADERS);
+  if (opened.status !== 200) throw new Error(`initialize: ${opened.status} ${opened.text}`);
+  const headers = {
+    ...HEADERS,
+    "MCP-Protocol-Version": VERSION,
+    "Mcp-Session-Id": opened.headers["mcp-session-id"],
+  };
+  const notified = await post(agent, url, INITIALIZED, headers);
+  if (notified.status >= 300) throw new Error(`initialized: ${notified.status} ${notified.text}`);
+  return headers;
+}
+
+/**
+ * `concurrency` clients calling echo for `ms`, each on its own legacy session or (modern) with
+ * `_meta` and no session; CPU summed over `pids`.
+ */
+async function measure(url, concurrency, ms, pids, workload) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  let id = 0;
+  const sessions = await Promise.all(
+    Array.from({ length: concurrency }, () =>
+      workload === "legacy" ? openSession(agent, url, ++id) : MODERN_HEADERS,
+    ),
+  );
+  const body = workload === "legacy" ? callBody : modernBody;
+  const latencies = [];
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const cpu0 = cpu();
+  const start = now();
+  const deadline = start + ms;
+  const worker = async (headers) => {
+    while (latencies.length < MAX_REQUESTS) {
+      const sent = now();
+      if (sent >= deadline) return;
+      const { status, text } = await post(agent, url, body(++id), headers);
+      latencies.push(now() - sent);
+      if (status !== 200 || !text.includes(EXPECTED))
+        throw new Error(`${url}: ${status} ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(sessions.map(worker));
+  const result = summarize(latencies, now() - start, cpu() - cpu0);
+  agent.destroy();
+  return result;
+}
+
+/** One setup started, measured at c=1 and c=16 for each workload it serves, stopped. */
+async function runSetup(setup, jsDir, dir) {
+  const started = [];
+  try {
+    const redis = setup.redis ? await startRedis(dir) : undefined;
+    if (redis) started.push(redis);
+    const servers = [];
+    for (let i = 0; i < setup.processes; i++) {
+      const server = await startEcho(jsDir, redis ? { REDIS_URL: redis.url } : {});
+      started.push({ stop: () => stopChild(server.child) });
+      servers.push(server);
+    }
+    const proxy = setup.proxy
+      ? await startHaproxy(
+          dir,
+          servers.map((s) => Number(new URL(s.url).port)),
+        )
+      : undefined;
+    if (proxy) started.push(proxy);
+    const url = proxy ? proxy.url : servers[0].url;
+    const pids = servers.map((s) => s.child.pid);
+    const figures = {};
+    for (const [workload, keys] of Object.entries(WORKLOADS)) {
+      if (!keys.includes(setup.key)) continue;
+      await measure(url, 1, WARMUP_MS, pids, workload);
+      const c1 = await measure(url, 1, DURATION_MS, pids, workload);
+      await measure(url, 16, WARMUP_MS / 2, pids, workload);
+      const c16 = await measure(url, 16, DURATION_MS, pids, workload);
+      figures[workload] = { c1, c16 };
+    }
+    return figures;
+  } finally {
+    for (const thing of started.reverse()) await thing.stop();
+  }
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+export async function benchScale() {
+  const missing = missingBinaries();
+  if (missing) throw new Error(`bench:scale needs ${missing}`);
+  const began = now();
+  const jsDir = prepareRevision("2026-07-28", [VERSION], ["--store", "redis"]);
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-bench-scale-"));
+  // figures[workload][setup] = { c1, c16 }
+  const figures = Object.fromEntries(
+    Object.entries(WORKLOADS).map(([w, keys]) => [w, Object.fromEntries(keys.map((k) => [k, {}]))]),
+  );
+  const best = (a, b) => (a === undefined || b.rps > a.rps ? b : a);
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? SETUPS : [...SETUPS].reverse();
+      for (const setup of order) {
+        for (const [workload, { c1, c16 }] of Object.entries(await runSetup(setup, jsDir, dir))) {
+          const kept = figures[workload][setup.key];
+          kept.c1 = best(kept.c1, c1);
+          kept.c16 = best(kept.c16, c16);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const rows = [
+    ["HTTP c=1: req/s", (f) => f.c1.rps, 0],
+    ["HTTP c=1: p99 ms", (f) => f.c1.p99, 3],
+    ["HTTP c=1: servers' CPU µs/req", (f) => f.c1.cpuUs, 0],
+    ["HTTP c=16: req/s", (f) => f.c16.rps, 0],
+    ["HTTP c=16: p99 ms", (f) => f.c16.p99, 3],
+    ["HTTP c=16: servers' CPU µs/req", (f) => f.c16.cpuUs, 0],
+  ];
+  const table = (workload) => {
+    const measured = figures[workload];
+    const setups = SETUPS.filter((s) => WORKLOADS[workload].includes(s.key));
+    return Object.fromEntries(
+      rows.map(([name, get, digits]) => {
+        const row = {};
+        for (const setup of setups) row[setup.label] = get(measured[setup.key]).toFixed(digits);
+        for (const setup of setups.slice(1))
+          row[`${setup.label} ÷ memory ×1`] = (
+            get(measured[setup.key]) / get(measured.memory)
+          ).toFixed(2);
+        return [name, row];
+      }),
+    );
+  };
+  const where = `best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${availableParallelism()} cores shared by the client, the servers, haproxy and redis-server over loopback`;
+  console.log(`\nScale-out: legacy sessions (${VERSION}) calling echo; ${where}`);
+  console.table(table("legacy"));
+  console.log(`\nSpreading alone: modern requests (${MODERN}, stateless) calling echo; ${where}`);
+  console.table(table("modern"));
+  console.log(`group took ${((now() - began) / 1000).toFixed(1)} s; ratios are ÷ memory ×1`);
+  return figures;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchScale();
