@@ -14,6 +14,7 @@ import {
 import { success } from "../templates/runtime/jsonrpc.js";
 import type { JsonRpcRequest } from "../templates/runtime/jsonrpc.js";
 import type { MessageHandler, Outcome } from "../templates/runtime/transport.js";
+import { RULES } from "./helpers/http-wire.js";
 
 const MiB = 1024 * 1024;
 
@@ -46,7 +47,7 @@ async function serve(
   handler: MessageHandler,
   options: Omit<ServeHttpOptions, "port"> = {},
 ): Promise<HttpServerHandle> {
-  handle = await serveHttp(handler, { port: 0, ...options });
+  handle = await serveHttp(handler, { port: 0, headerRules: RULES, ...options });
   return handle;
 }
 

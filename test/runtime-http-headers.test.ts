@@ -5,7 +5,7 @@
  */
 import type { OutgoingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
-import { decodeHeaderValue } from "../templates/runtime/http.js";
+import { decodeHeaderValue, NO_HEADER_RULES } from "../templates/runtime/http.js";
 import { ErrorCode, failure, success } from "../templates/runtime/jsonrpc.js";
 import type { JsonRpcId } from "../templates/runtime/jsonrpc.js";
 import type { MessageHandler } from "../templates/runtime/transport.js";
@@ -347,6 +347,18 @@ describe("Streamable HTTP transport", () => {
         (await post(custom.url, rpc("tools/call", { name: "echo" }), { "Mcp-Name": "other" }))
           .status,
       ).toBe(200);
+    });
+
+    it("without a revision's rules (NO_HEADER_RULES) no header is required, none names a param, a mismatch is JSON-RPC's invalid request", async () => {
+      const bare = await http.start({ headerRules: NO_HEADER_RULES });
+      const body = rpc("tools/call", { name: "echo" });
+      const none = { "MCP-Protocol-Version": null, "Mcp-Method": null, "Mcp-Name": "other" };
+      expect((await post(bare.url, body, none)).status).toBe(200);
+      const bad = await post(bare.url, rpc("tools/call", { name: "echo" }), {
+        "Mcp-Method": "x/y",
+      });
+      expect(bad.status).toBe(400);
+      expect(errorOf(await bad.json()).code).toBe(ErrorCode.InvalidRequest);
     });
 
     it("decodeHeaderValue", () => {

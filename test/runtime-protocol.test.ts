@@ -10,6 +10,7 @@ import {
   type ProtocolDescription,
 } from "../templates/runtime/protocol.js";
 import { headerRulesOf } from "../templates/runtime/http-headers.js";
+import { ErrorCode } from "../templates/runtime/jsonrpc.js";
 
 const ok = { ok: true };
 const fail = (path: string) => ({ ok: false, errors: [{ path, message: "is wrong" }] });
@@ -199,12 +200,14 @@ describe("headerRulesOf", () => {
     };
     expect(headerRulesOf(description({ tools }))).toEqual({
       nameParams: { "things/get": "name" },
+      // The initialize era requires no header: no _meta key makes them required.
+      protocolVersionMetaKey: null,
       mismatchCode: -32001,
       tools,
     });
   });
 
-  it("names the protocol-version _meta key of a stateless revision, and keeps the default code where there is none", () => {
+  it("names the protocol-version _meta key of a stateless revision, and answers JSON-RPC's invalid request where it defines no mismatch code", () => {
     const rules = headerRulesOf(
       description({
         lifecycle: {
@@ -219,6 +222,6 @@ describe("headerRulesOf", () => {
       }),
     );
     expect(rules.protocolVersionMetaKey).toBe("io.example/version");
-    expect("mismatchCode" in rules).toBe(false);
+    expect(rules.mismatchCode).toBe(ErrorCode.InvalidRequest);
   });
 });

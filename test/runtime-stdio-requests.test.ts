@@ -8,7 +8,16 @@ import { describe, expect, it } from "vitest";
 import { success, type JsonRpcNotification } from "../templates/runtime/jsonrpc.js";
 import { serveStdio } from "../templates/runtime/stdio.js";
 import type { Delivery, MessageHandler, Outcome } from "../templates/runtime/transport.js";
-import { type Msg, echo, fakeHandler, harness, line, req, tick } from "./helpers/stdio-harness.js";
+import {
+  type Msg,
+  CANCELLED,
+  echo,
+  fakeHandler,
+  harness,
+  line,
+  req,
+  tick,
+} from "./helpers/stdio-harness.js";
 
 // ---------------------------------------------------------------------------
 // Concurrency, notifications, cancellation, shutdown
@@ -49,6 +58,29 @@ describe("stdio requests in flight", { timeout: 20_000 }, () => {
     h.input.write(line(req(1, "work")));
     const out = await h.finish();
     expect(out).toEqual([progress(1), progress(2), { jsonrpc: "2.0", id: 1, result: {} }]);
+  });
+
+  it("without a cancellation method (none by default; the generated server passes its revision's) a cancellation-looking notification aborts nothing", async () => {
+    let aborted = false;
+    let finish = (): void => {};
+    const h = harness(
+      {
+        wait: (m, delivery) =>
+          new Promise<Outcome>((resolve) => {
+            delivery.signal.addEventListener("abort", () => (aborted = true));
+            finish = () => resolve({ response: success(m["id"] as string, {}), httpStatus: 200 });
+          }),
+      },
+      { cancelledMethod: null },
+    );
+    h.input.write(line(req("a", "wait")));
+    await tick();
+    h.input.write(line({ jsonrpc: "2.0", method: CANCELLED, params: { requestId: "a" } }));
+    await tick();
+    expect(aborted).toBe(false);
+    expect(h.handler.seen.some((m) => m["method"] === CANCELLED)).toBe(true);
+    finish();
+    expect(await h.finish()).toEqual([{ jsonrpc: "2.0", id: "a", result: {} }]);
   });
 
   it("aborts the signal on notifications/cancelled, passes the notification on, and sends nothing more for that request", async () => {
@@ -241,6 +273,7 @@ describe("stdio answers given at once", () => {
       output,
       errors: new PassThrough(),
       captureConsole: false,
+      cancelledMethod: CANCELLED,
     });
     return {
       input,

@@ -14,19 +14,19 @@ import {
   headerText,
   type HeaderAnnotation,
 } from "./param-headers.js";
-import { isRecord } from "./jsonrpc.js";
+import { ErrorCode, isRecord } from "./jsonrpc.js";
 import type { ProtocolDescription } from "./protocol.js";
 
-/** Which body fields the request metadata headers mirror. Revision data; override per server. */
+/** Which body fields the request metadata headers mirror: revision data (`headerRulesOf`); override per server. */
 export interface HeaderRules {
   /** Methods whose request is named by a param, which `Mcp-Name` mirrors: method → param. */
   readonly nameParams: Readonly<Record<string, string>>;
   /**
    * The `params._meta` key that `MCP-Protocol-Version` mirrors. A request that carries it belongs
    * to the per-request-metadata era, where the mirrored headers are required; a request without it
-   * (initialize era) is checked only against the headers it does carry.
+   * (initialize era) is checked only against the headers it does carry. `null`: no request requires them.
    */
-  readonly protocolVersionMetaKey: string;
+  readonly protocolVersionMetaKey: string | null;
   /** The JSON-RPC error code for headers that are missing, malformed or disagree with the body. */
   readonly mismatchCode: number;
   /**
@@ -43,30 +43,36 @@ export interface HeaderRules {
   } | null;
 }
 
-export const DEFAULT_HEADER_RULES: HeaderRules = {
-  nameParams: { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" },
-  protocolVersionMetaKey: "io.modelcontextprotocol/protocolVersion",
-  mismatchCode: -32020,
+/**
+ * The rules of a server that knows no revision: no param mirrored, no `_meta` key requiring the
+ * headers, the JSON-RPC code for a request it cannot take. A revision's come from `headerRulesOf`.
+ */
+export const NO_HEADER_RULES: HeaderRules = {
+  nameParams: {},
+  protocolVersionMetaKey: null,
+  mismatchCode: ErrorCode.InvalidRequest,
   tools: null,
 };
 
 /**
  * A revision's header rules, read from its protocol description: each method's target param, the
- * `_meta` key carrying the protocol version (stateless revisions), the mismatch error, the tool
- * methods. What the revision lacks keeps the default.
+ * `_meta` key carrying the protocol version (stateless revisions; the initialize era has none), the
+ * mismatch error (else JSON-RPC's invalid request: the initialize era defines no such headers), the
+ * tool methods.
  */
-export function headerRulesOf(protocol: ProtocolDescription): Partial<HeaderRules> {
+export function headerRulesOf(protocol: ProtocolDescription): HeaderRules {
   const nameParams = Object.fromEntries(
     Object.entries(protocol.methods).flatMap(([method, spec]) =>
       spec.target === null ? [] : [[method, spec.target]],
     ),
   );
-  const rules: { -readonly [K in keyof HeaderRules]?: HeaderRules[K] } = { nameParams };
-  if (protocol.lifecycle.kind === "stateless")
-    rules.protocolVersionMetaKey = protocol.lifecycle.protocolVersionKey;
-  if (protocol.errors.headerMismatch !== null) rules.mismatchCode = protocol.errors.headerMismatch;
-  rules.tools = protocol.tools;
-  return rules;
+  return {
+    nameParams,
+    protocolVersionMetaKey:
+      protocol.lifecycle.kind === "stateless" ? protocol.lifecycle.protocolVersionKey : null,
+    mismatchCode: protocol.errors.headerMismatch ?? NO_HEADER_RULES.mismatchCode,
+    tools: protocol.tools,
+  };
 }
 
 /** Header names as `node:http` exposes them (lower case: header names are case-insensitive). */
@@ -261,7 +267,10 @@ export function checkHeaders(
     message: `Header mismatch: ${message}`,
   });
   const meta = request.params["_meta"];
-  const bodyVersion = isRecord(meta) ? meta[rules.protocolVersionMetaKey] : undefined;
+  const bodyVersion =
+    isRecord(meta) && rules.protocolVersionMetaKey !== null
+      ? meta[rules.protocolVersionMetaKey]
+      : undefined;
   // Only requests that carry their version in `_meta` come from clients that must mirror headers.
   const required = bodyVersion !== undefined;
 

@@ -39,7 +39,7 @@ import {
   acceptance,
   bodyPending,
   checkHeaders,
-  DEFAULT_HEADER_RULES,
+  NO_HEADER_RULES,
   hostAllowed,
   isIdentityEncoding,
   isJsonContentType,
@@ -51,7 +51,7 @@ import { admissionLimits, Budget, ClientBudgets, type AdmissionLimits } from "./
 import { headerAnnotations, type HeaderAnnotation } from "./param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
-export { DEFAULT_HEADER_RULES, headerRulesOf, type HeaderRules } from "./http-headers.js";
+export { headerRulesOf, NO_HEADER_RULES, type HeaderRules } from "./http-headers.js";
 export { decodeHeaderValue } from "./param-headers.js";
 import { principalOf, sendRefusal, type HttpGuard, type Principal } from "./http-auth.js";
 import { SharedSessions } from "./http-shared.js";
@@ -95,7 +95,7 @@ export interface HttpOptions extends AdmissionLimits {
   maxDepth?: number;
   /** Seconds a refused client is told to wait (`Retry-After` of 503 and 429 responses); default 1. */
   retryAfterSeconds?: number;
-  /** Overrides of `DEFAULT_HEADER_RULES`. */
+  /** The revision's header rules (the generated server passes `headerRulesOf` its description); default `NO_HEADER_RULES`. */
   headerRules?: Partial<HeaderRules>;
   /** Interval of SSE keep-alive comments on open streams, in ms; default 15 000, 0 disables. */
   keepAliveMs?: number;
@@ -243,7 +243,7 @@ export function createHttpHandler(
     maxRequestsPerConnection: limits.maxRequestsPerConnection,
     maxBytesPerConnection: limits.maxBytesPerConnection,
     retryAfter: String(options.retryAfterSeconds ?? 1),
-    rules: { ...DEFAULT_HEADER_RULES, ...options.headerRules },
+    rules: { ...NO_HEADER_RULES, ...options.headerRules },
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     shared: handler.store

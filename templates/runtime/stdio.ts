@@ -52,8 +52,8 @@ export interface StdioOptions {
    * too. Defaults to `true`.
    */
   captureConsole?: boolean;
-  /** The notification by which the peer cancels a request (its `requestId` param names it); the generated server passes its revision's. */
-  cancelledMethod?: string;
+  /** The notification by which the peer cancels a request (its `requestId` param names it); the generated server passes its revision's; none by default. */
+  cancelledMethod?: string | null;
   /** Deepest nesting of arrays and objects accepted in a line (checked before parsing); default 1000. */
   maxDepth?: number;
   /**
@@ -86,7 +86,7 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
   const output = options.output ?? process.stdout;
   const errors = options.errors ?? process.stderr;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const cancelledMethod = options.cancelledMethod ?? "notifications/cancelled";
+  const cancelledMethod = options.cancelledMethod ?? null;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   // Made first: it refuses a cap that is not a positive integer before anything is touched.
   const framer = new LineFramer(maxLineBytes, {

@@ -10,7 +10,7 @@ import type { HttpServerHandle, ServeHttpOptions } from "../../templates/runtime
 import { ErrorCode, failure, isRecord, success } from "../../templates/runtime/jsonrpc.js";
 import type { JsonRpcId } from "../../templates/runtime/jsonrpc.js";
 import type { Delivery, MessageHandler, Outcome } from "../../templates/runtime/transport.js";
-import { PV, VERSION } from "./http-wire.js";
+import { PV, RULES, VERSION } from "./http-wire.js";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -200,7 +200,7 @@ export function httpFixture(): HttpFixture {
       return started(server).url;
     },
     async start(options = {}, handler = new FakeDispatcher()) {
-      const handle = await serveHttp(handler, { port: 0, ...options });
+      const handle = await serveHttp(handler, { port: 0, headerRules: RULES, ...options });
       servers.push(handle);
       return handle;
     },

@@ -5,11 +5,14 @@
  */
 import { request as httpRequest } from "node:http";
 import type { OutgoingHttpHeaders } from "node:http";
-import { DEFAULT_HEADER_RULES } from "../../templates/runtime/http.js";
+import { headerRulesOf } from "../../templates/runtime/http.js";
 import type { JsonRpcId } from "../../templates/runtime/jsonrpc.js";
+import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
 
 export const VERSION = "2026-07-28";
-export const PV = DEFAULT_HEADER_RULES.protocolVersionMetaKey;
+/** The header rules of the revision the transport tests speak, as its generated server passes them. */
+export const RULES = headerRulesOf(PROTOCOL_DESCRIPTION);
+export const PV = RULES.protocolVersionMetaKey!;
 
 let nextId = 1;
 export function rpc(
@@ -37,7 +40,7 @@ export function headersFor(body: Record<string, unknown>): Record<string, string
   };
   if (typeof body["method"] === "string" && "id" in body) {
     headers["Mcp-Method"] = body["method"];
-    const param = DEFAULT_HEADER_RULES.nameParams[body["method"]];
+    const param = RULES.nameParams[body["method"]];
     const params = body["params"] as Record<string, unknown> | undefined;
     if (param !== undefined && typeof params?.[param] === "string")
       headers["Mcp-Name"] = params[param] as string;

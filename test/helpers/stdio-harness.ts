@@ -8,6 +8,10 @@ import { expect } from "vitest";
 import { success } from "../../templates/runtime/jsonrpc.js";
 import { serveStdio, type StdioOptions } from "../../templates/runtime/stdio.js";
 import type { Delivery, MessageHandler, Outcome } from "../../templates/runtime/transport.js";
+import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
+
+/** The revision's cancellation notification, as its generated server passes it. */
+export const CANCELLED = PROTOCOL_DESCRIPTION.notifications.cancelled!;
 
 export type Msg = Record<string, unknown>;
 export type Behaviour = (message: Msg, delivery: Delivery) => Promise<Outcome> | Outcome;
@@ -99,7 +103,14 @@ export function harness(
   });
   let consumed = 0;
   errors.on("data", (chunk: Buffer) => (errorText += chunk.toString("utf8")));
-  const server = serveStdio(handler, { input, output, errors, captureConsole: false, ...options });
+  const server = serveStdio(handler, {
+    input,
+    output,
+    errors,
+    captureConsole: false,
+    cancelledMethod: CANCELLED,
+    ...options,
+  });
   const waitFor = async (n: number): Promise<Msg[]> => {
     while (messages.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
     return messages;
