@@ -204,6 +204,7 @@ describe("headerRulesOf", () => {
       protocolVersionMetaKey: null,
       mismatchCode: -32001,
       tools,
+      cursor: null,
     });
   });
 

@@ -178,21 +178,20 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
     },
   };
   let listings = 0;
-  function headerServer() {
+  /** `paged`: the listing comes in two pages, the annotated tool on the second. */
+  function headerServer(paged = false) {
     listings = 0;
+    const deploy = { name: "deploy", inputSchema: schema as never };
+    const plain = { name: "plain", inputSchema: { type: "object" } as never };
     const server = createServer({
       info: INFO,
       capabilities: { tools: {} },
       handlers: {
-        "tools/list": () => (
-          listings++,
-          {
-            tools: [
-              { name: "deploy", inputSchema: schema as never },
-              { name: "plain", inputSchema: { type: "object" } },
-            ],
-          }
-        ),
+        "tools/list": (params) => {
+          listings++;
+          if (!paged) return { tools: [deploy, plain] };
+          return params.cursor === "2" ? { tools: [deploy] } : { tools: [plain], nextCursor: "2" };
+        },
         "tools/call": (params) => ({
           content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }],
         }),
@@ -272,6 +271,19 @@ describe("Mcp-Param-* headers are checked against the body (HTTP)", () => {
           })
         ).status,
       ).toBe(200);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it("that listing follows the revision's cursor to the pages after the first", async () => {
+    const peer = await connect("http", headerServer(true), { protocolVersion: REVISION });
+    try {
+      const answer = await peer.send(call("deploy", { arguments: { region: "eu-west" } }), {
+        headers: { "Mcp-Param-Region": "us-east" },
+      });
+      expect(answer.status).toBe(400);
+      expect(listings).toBe(2);
     } finally {
       await peer.close();
     }

@@ -41,6 +41,8 @@ export interface HeaderRules {
     readonly arguments: string;
     readonly schema: string;
   } | null;
+  /** The cursor of paginated lists (the param asking for a page, the result field naming the next): how a process pages through its own tool listing. */
+  readonly cursor: { readonly param: string; readonly result: string } | null;
 }
 
 /**
@@ -52,6 +54,7 @@ export const NO_HEADER_RULES: HeaderRules = {
   protocolVersionMetaKey: null,
   mismatchCode: ErrorCode.InvalidRequest,
   tools: null,
+  cursor: null,
 };
 
 /**
@@ -72,6 +75,7 @@ export function headerRulesOf(protocol: ProtocolDescription): HeaderRules {
       protocol.lifecycle.kind === "stateless" ? protocol.lifecycle.protocolVersionKey : null,
     mismatchCode: protocol.errors.headerMismatch ?? NO_HEADER_RULES.mismatchCode,
     tools: protocol.tools,
+    cursor: protocol.cursor,
   };
 }
 

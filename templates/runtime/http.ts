@@ -1018,7 +1018,7 @@ async function listTools(config: Config, request: JsonRpcRequest): Promise<void>
     for (let page = 0; page < MAX_LISTING_PAGES; page++) {
       const params: Record<string, unknown> = {};
       if (meta !== undefined) params["_meta"] = meta;
-      if (cursor !== undefined) params["cursor"] = cursor;
+      if (cursor !== undefined && config.rules.cursor) params[config.rules.cursor.param] = cursor;
       const listing: JsonRpcRequest = {
         jsonrpc: "2.0",
         id: `mcp-gen-listing-${page}`,
@@ -1029,7 +1029,7 @@ async function listTools(config: Config, request: JsonRpcRequest): Promise<void>
       const response = outcome.response;
       if (response === null || !("result" in response)) return;
       learnTools(config, listing, response.result);
-      const next = response.result["nextCursor"];
+      const next = config.rules.cursor ? response.result[config.rules.cursor.result] : undefined;
       if (typeof next !== "string") return;
       cursor = next;
     }
