@@ -28,7 +28,15 @@ import {
   type LegacyOptions,
 } from "./legacy.js";
 import { isThenable, type Delivery, type MessageHandler, type Outcome } from "./transport.js";
-import { InputRounds, type Resumed } from "./input-required.js";
+import {
+  InputRounds,
+  inputRequiredAnswer,
+  isInputRequired,
+  type InputRequiredAnswer,
+  type Resumed,
+  type RoundsOptions,
+} from "./input-required.js";
+import { serverProtocol, type Protocol } from "./server-protocol.js";
 import {
   negotiated,
   refusedByEnvelope,
@@ -42,47 +50,11 @@ import { STORE_KEYS, type Store } from "./store.js";
 import type { Principal } from "./http-auth.js";
 import { checkInput } from "./checks.js";
 import type { Validate } from "./checks.js";
-import {
-  bindProtocol,
-  type DescribeSource,
-  type MethodSpec,
-  type Protocol as BoundProtocol,
-  type ProtocolDescription,
-  type ValidatorsModule,
-} from "./protocol.js";
+import type { DescribeSource, MethodSpec } from "./protocol.js";
 
 export type { Validate } from "./checks.js";
 export type { MethodSpec } from "./protocol.js";
-
-/**
- * The revision's protocol as the dispatcher reads it: the one description (`runtime/protocol.ts`)
- * with its validators in place, the error codes every rejection needs (JSON-RPC's own
- * invalid-params code where the revision defines none), and the initialize-era revisions served too.
- */
-export interface Protocol extends BoundProtocol {
-  errors: { unsupportedVersion: number; missingCapability: number; headerMismatch: number | null };
-}
-
-/**
- * The server's protocol: the generated description, bound to the generated validators, its eras
- * (the initialize-era revisions also served; none: modern clients only) each to its own revision's.
- */
-export function serverProtocol(
-  description: ProtocolDescription,
-  validators: ValidatorsModule,
-  legacy: readonly ValidatorsModule[] = [],
-): Protocol {
-  const bound = bindProtocol(description, validators, legacy);
-  const { errors } = description;
-  return {
-    ...bound,
-    errors: {
-      unsupportedVersion: errors.unsupportedVersion ?? ErrorCode.InvalidParams,
-      missingCapability: errors.missingCapability ?? ErrorCode.InvalidParams,
-      headerMismatch: errors.headerMismatch,
-    },
-  };
-}
+export { isInputRequired, serverProtocol, type InputRequiredAnswer, type Protocol };
 
 export interface ServerIdentity {
   name: string;
@@ -90,33 +62,12 @@ export interface ServerIdentity {
   [key: string]: unknown;
 }
 
-export interface DispatcherOptions {
+export interface DispatcherOptions extends RoundsOptions {
   info: ServerIdentity;
   capabilities: Record<string, unknown>;
   instructions?: string;
   /** Versions accepted in `_meta`; default: the revision's own. */
   supportedVersions?: readonly string[];
-  /**
-   * Secret sealing `requestState` (at least 16 bytes, checked when the server is made); share it
-   * between processes behind one load balancer. Default: random per process.
-   */
-  secret?: string | Uint8Array;
-  /**
-   * How long a sealed `requestState` stays valid. Default 10 minutes. A state is bound to the
-   * method, its target, a digest of the request's other params (everything but `_meta`,
-   * `inputResponses` and `requestState`) and the authenticated principal when there is one; within
-   * this window it can be presented again for that same call (the replay window), unless
-   * `requestStateSingleUse` is set.
-   */
-  requestStateTtlMs?: number;
-  /**
-   * Opens each sealed `requestState` once: a second presentation within its time to live is
-   * refused (-32602). Without a `store` the record is per process (processes behind one load
-   * balancer do not share it) and holds the most recent `maxSingleUseStates` states (default
-   * 100,000); with one, it is the store's, shared by every process. Default false.
-   */
-  requestStateSingleUse?: boolean;
-  maxSingleUseStates?: number;
   /** Caching hints added to cacheable results that have none. */
   cache?: { ttlMs: number; cacheScope: "public" | "private" };
   /** Where diagnostics go; default stderr. */
@@ -169,14 +120,6 @@ export interface RequestContext {
     inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>,
     state?: unknown,
   ): InputRequiredAnswer;
-}
-
-const INPUT_REQUIRED = Symbol("inputRequired");
-
-export interface InputRequiredAnswer {
-  readonly [INPUT_REQUIRED]: true;
-  inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>;
-  state: unknown;
 }
 
 export type Handler = (params: Record<string, unknown>, ctx: RequestContext) => unknown;
@@ -1058,7 +1001,7 @@ class Context implements RequestContext {
   }
 
   get inputRequired(): RequestContext["inputRequired"] {
-    return (inputRequests, state) => ({ [INPUT_REQUIRED]: true, inputRequests, state });
+    return inputRequiredAnswer;
   }
 
   private require(required: Record<string, unknown>): void {
@@ -1097,8 +1040,4 @@ class Context implements RequestContext {
     if (notice) this.reportDeprecated(notice);
     this.delivery.notify({ jsonrpc: "2.0", method, params });
   }
-}
-
-export function isInputRequired(value: unknown): value is InputRequiredAnswer {
-  return isRecord(value) && (value as Partial<InputRequiredAnswer>)[INPUT_REQUIRED] === true;
 }

@@ -16,8 +16,8 @@ import {
 import { canonicalJson, openState, randomNonce, randomSecret, sealState } from "./state.js";
 import { checkInput } from "./checks.js";
 import { isThenable } from "./transport.js";
-import { STORE_KEYS } from "./store.js";
-import type { DispatcherOptions, InputRequiredAnswer, Protocol } from "./dispatch.js";
+import { STORE_KEYS, type Store } from "./store.js";
+import type { Protocol } from "./server-protocol.js";
 import type { MethodSpec } from "./protocol.js";
 
 /** Where a retried request stands: the state its last round sealed and the responses to what it asked. */
@@ -33,10 +33,52 @@ export interface RoundsHooks {
   log(message: string): void;
 }
 
-type RoundsOptions = Pick<
-  DispatcherOptions,
-  "secret" | "requestStateTtlMs" | "requestStateSingleUse" | "maxSingleUseStates" | "store"
->;
+/** How `requestState` is sealed and opened: the server's options (`DispatcherOptions` extends these). */
+export interface RoundsOptions {
+  /**
+   * Secret sealing `requestState` (at least 16 bytes, checked when the server is made); share it
+   * between processes behind one load balancer. Default: random per process.
+   */
+  secret?: string | Uint8Array;
+  /**
+   * How long a sealed `requestState` stays valid. Default 10 minutes. A state is bound to the
+   * method, its target, a digest of the request's other params (everything but `_meta`,
+   * `inputResponses` and `requestState`) and the authenticated principal when there is one; within
+   * this window it can be presented again for that same call (the replay window), unless
+   * `requestStateSingleUse` is set.
+   */
+  requestStateTtlMs?: number;
+  /**
+   * Opens each sealed `requestState` once: a second presentation within its time to live is
+   * refused (-32602). Without a `store` the record is per process (processes behind one load
+   * balancer do not share it) and holds the most recent `maxSingleUseStates` states (default
+   * 100,000); with one, it is the store's, shared by every process. Default false.
+   */
+  requestStateSingleUse?: boolean;
+  maxSingleUseStates?: number;
+  /** Shared with the other processes: single-use states are claimed there. */
+  store?: Store;
+}
+
+const INPUT_REQUIRED = Symbol("inputRequired");
+
+export interface InputRequiredAnswer {
+  readonly [INPUT_REQUIRED]: true;
+  inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>;
+  state: unknown;
+}
+
+/** The answer a handler gives to ask for input (`ctx.inputRequired`). */
+export function inputRequiredAnswer(
+  inputRequests: InputRequiredAnswer["inputRequests"],
+  state: unknown,
+): InputRequiredAnswer {
+  return { [INPUT_REQUIRED]: true, inputRequests, state };
+}
+
+export function isInputRequired(value: unknown): value is InputRequiredAnswer {
+  return isRecord(value) && (value as Partial<InputRequiredAnswer>)[INPUT_REQUIRED] === true;
+}
 
 type ResumeResult = Resumed | { error: JsonRpcErrorObject } | null;
 

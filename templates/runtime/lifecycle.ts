@@ -8,7 +8,7 @@
  */
 import { ErrorCode, isRecord, type JsonRpcErrorObject, type JsonRpcRequest } from "./jsonrpc.js";
 import type { Delivery } from "./transport.js";
-import type { Protocol } from "./dispatch.js";
+import type { Protocol } from "./server-protocol.js";
 
 /** The lifecycle of a revision that carries the protocol version and capabilities in every request's `_meta`. */
 export type StatelessLifecycle = Extract<Protocol["lifecycle"], { kind: "stateless" }>;

@@ -11,7 +11,7 @@ import {
   type JsonRpcRequest,
 } from "./jsonrpc.js";
 import type { Delivery, Outcome } from "./transport.js";
-import type { Protocol } from "./dispatch.js";
+import type { Protocol } from "./server-protocol.js";
 
 /** What a server publishes: a notification without its JSON-RPC frame. */
 export interface Published {
