@@ -16,7 +16,7 @@ import { emitFacts, REVISIONS, ROOT, SPEC_DIR, generatedDir, schemaFile } from "
  */
 export const DUAL_REVISION = "2026-07-28";
 
-/** Generates every revision of the spec dir into generated/ once, and the dual-era server into generated/dual/, before any test file runs. */
+/** Generates every revision of the spec dir into generated/, and the dual-era server into generated/dual/, before any test file runs: the one generation of a test run (`npm test` type-checks the tests against it afterwards). */
 export default async function setup(): Promise<void> {
   const version = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
