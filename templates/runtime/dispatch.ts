@@ -86,6 +86,20 @@ export interface DispatcherOptions extends RoundsOptions {
   store?: Store;
 }
 
+/** A request on its way to its handler: what serving, resuming and invoking it read. */
+interface Call {
+  request: JsonRpcRequest;
+  spec: MethodSpec;
+  handler: Handler;
+  params: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  delivery: Delivery;
+  /** A legacy session's request: its era; else `null`. */
+  era: LegacyCall | null;
+}
+
 /** What a handler receives beside its params. */
 export interface RequestContext {
   method: string;
@@ -532,67 +546,45 @@ export class Dispatcher implements MessageHandler {
     const checked = checkInput(spec.checkParams, params);
     if (!checked.ok) return this.invalidParams(request.id, checked);
 
+    const call: Call = {
+      request,
+      spec,
+      handler,
+      params,
+      meta,
+      protocolVersion,
+      clientCapabilities,
+      delivery,
+      era,
+    };
     if (spec.inputRequired && era === null) {
       const resumed = this.rounds.resume(request, spec, params, delivery.principal);
       // A promise only when single use is kept in the shared store.
       if (isThenable(resumed))
         return this.settle(request, Promise.resolve(resumed), (value) =>
-          this.resumed(
-            request,
-            spec,
-            handler,
-            params,
-            meta,
-            protocolVersion,
-            clientCapabilities,
-            delivery,
-            era,
-            value as Resumed | { error: JsonRpcErrorObject } | null,
-          ),
+          this.resumed(call, value as Resumed | { error: JsonRpcErrorObject } | null),
         );
-      return this.resumed(
-        request,
-        spec,
-        handler,
-        params,
-        meta,
-        protocolVersion,
-        clientCapabilities,
-        delivery,
-        era,
-        resumed,
-      );
+      return this.resumed(call, resumed);
     }
-    return this.invoke(
-      request,
-      spec,
-      handler,
-      params,
-      meta,
-      protocolVersion,
-      clientCapabilities,
-      delivery,
-      era,
-      undefined,
-      {},
-    );
+    return this.invoke(call, undefined, {});
   }
 
   /** Goes on with a retried round (or refuses it): the handler invoked with its state and responses. */
   private resumed(
-    request: JsonRpcRequest,
-    spec: MethodSpec,
-    handler: Handler,
-    params: Record<string, unknown>,
-    meta: Record<string, unknown>,
-    protocolVersion: string,
-    clientCapabilities: Record<string, unknown>,
-    delivery: Delivery,
-    era: LegacyCall | null,
+    call: Call,
     resumed: Resumed | { error: JsonRpcErrorObject } | null,
   ): Outcome | Promise<Outcome> {
-    if (resumed !== null && "error" in resumed) return this.refuse(request.id, resumed.error);
-    return this.invoke(
+    if (resumed !== null && "error" in resumed) return this.refuse(call.request.id, resumed.error);
+    return this.invoke(call, resumed?.state, resumed?.inputResponses ?? {});
+  }
+
+  /** The handler invoked, its answer concluded. */
+  private invoke(
+    call: Call,
+    state: unknown,
+    inputResponses: Record<string, unknown>,
+  ): Outcome | Promise<Outcome> {
+    const {
       request,
       spec,
       handler,
@@ -602,25 +594,7 @@ export class Dispatcher implements MessageHandler {
       clientCapabilities,
       delivery,
       era,
-      resumed?.state,
-      resumed?.inputResponses ?? {},
-    );
-  }
-
-  /** The handler invoked, its answer concluded. */
-  private invoke(
-    request: JsonRpcRequest,
-    spec: MethodSpec,
-    handler: Handler,
-    params: Record<string, unknown>,
-    meta: Record<string, unknown>,
-    protocolVersion: string,
-    clientCapabilities: Record<string, unknown>,
-    delivery: Delivery,
-    era: LegacyCall | null,
-    state: unknown,
-    inputResponses: Record<string, unknown>,
-  ): Outcome | Promise<Outcome> {
+    } = call;
     const ctx = new Context(
       this.protocol,
       request,

@@ -1170,17 +1170,23 @@ function sessionRequest(config: Config, req: IncomingMessage, res: ServerRespons
     res.end();
     return;
   }
-  const accept = req.headers.accept;
-  if (accept !== undefined && !config.acceptance.of(accept).sse)
-    return refuse(
-      req,
-      res,
-      406,
-      ErrorCode.InvalidRequest,
-      "Not acceptable: Accept must allow text/event-stream",
-    );
+  if (refusedStream(config, req, res)) return;
   const lastEventId = req.headers["last-event-id"];
   entry.open(res, typeof lastEventId === "string" ? lastEventId : undefined, config.keepAliveMs);
+}
+
+/** Refuses (406) a session's GET stream whose `Accept` rules out SSE; true when it did. */
+function refusedStream(config: Config, req: IncomingMessage, res: ServerResponse): boolean {
+  const accept = req.headers.accept;
+  if (accept === undefined || config.acceptance.of(accept).sse) return false;
+  refuse(
+    req,
+    res,
+    406,
+    ErrorCode.InvalidRequest,
+    "Not acceptable: Accept must allow text/event-stream",
+  );
+  return true;
 }
 
 /** `sessionRequest` for sessions shared through a store: the same answers, the stream held here. */
@@ -1193,7 +1199,6 @@ function sharedSessionRequest(
   const id = req.headers["mcp-session-id"];
   if (typeof id !== "string")
     return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
-  const accept = req.headers.accept;
   const lastEventId = req.headers["last-event-id"];
   shared
     .resolve(id, ownerOf(req))
@@ -1206,14 +1211,7 @@ function sharedSessionRequest(
         res.end();
         return;
       }
-      if (accept !== undefined && !config.acceptance.of(accept).sse)
-        return refuse(
-          req,
-          res,
-          406,
-          ErrorCode.InvalidRequest,
-          "Not acceptable: Accept must allow text/event-stream",
-        );
+      if (refusedStream(config, req, res)) return;
       await shared.open(
         id,
         res,
