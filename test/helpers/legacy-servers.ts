@@ -40,7 +40,12 @@ else {
 }
 `,
   );
-  const entry = join(dir, "server.mjs");
+  const entry = bundleProgram(source, join(dir, "server.mjs"));
+  return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Bundles a test's server program (TypeScript importing a generated folder) into one ESM file for node; `banner` goes first. */
+export function bundleProgram(source: string, entry: string, banner?: string): string {
   execFileSync(
     join(ROOT, "node_modules", ".bin", "esbuild"),
     [
@@ -50,8 +55,10 @@ else {
       "--format=esm",
       `--outfile=${entry}`,
       "--log-level=warning",
+      ...(banner ? [`--banner:js=${banner}`] : []),
     ],
-    { cwd: ROOT, stdio: "pipe" },
+    // A package the program imports (ioredis) is found in mcp-gen's own node_modules.
+    { cwd: ROOT, stdio: "pipe", env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } },
   );
-  return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return entry;
 }

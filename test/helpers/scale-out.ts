@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, stopper, waitForLine, type Started } from "../../bench/scale-world.mjs";
 import { ROOT, SPEC_DIR } from "./spec.js";
+import { bundleProgram } from "./legacy-servers.js";
 
 export {
   findBinary,
@@ -99,21 +100,11 @@ export function scaleOutProgram(): { entry: string; remove(): void } {
   );
   const source = join(dir, "server.ts");
   writeFileSync(source, PROGRAM(generated));
-  const entry = join(dir, "server.mjs");
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "esbuild"),
-    [
-      source,
-      "--bundle",
-      "--platform=node",
-      "--format=esm",
-      `--outfile=${entry}`,
-      "--log-level=warning",
-      // ioredis is CommonJS requiring node built-ins: a require for them in the ESM bundle.
-      "--banner:js=import { createRequire as mcpGenRequire } from 'node:module'; const require = mcpGenRequire(import.meta.url);",
-    ],
-    // ioredis is found in mcp-gen's own node_modules (the generated folder has none).
-    { cwd: ROOT, stdio: "pipe", env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } },
+  // ioredis is CommonJS requiring node built-ins: a require for them in the ESM bundle.
+  const entry = bundleProgram(
+    source,
+    join(dir, "server.mjs"),
+    "import { createRequire as mcpGenRequire } from 'node:module'; const require = mcpGenRequire(import.meta.url);",
   );
   return { entry, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
