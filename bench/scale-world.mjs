@@ -1,4 +1,4 @@
-// The scale-out world of bench/scale.mjs and test/scale-out-redis.test.ts: Debian's redis-server
+// The scale-out world of bench/scale.mjs and test/runtime/server/scale-out-redis.test.ts: Debian's redis-server
 // and haproxy, each started on an ephemeral loopback port with its config in a temporary folder,
 // stopped with SIGKILL. Types in scale-world.d.mts.
 import { spawn } from "node:child_process";

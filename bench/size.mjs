@@ -1,5 +1,5 @@
 // Validator size for one revision: bytes and gzip bytes (level 9) of the compiled generated validators
-// (validators.js + the runtime/formats.js it imports), against Ajv's standalone code for every
+// (validators.js + the runtime/schema/formats.js it imports), against Ajv's standalone code for every
 // definition of the official schema.json, compiled with a shared root (`code: { source: true }`,
 // ajv-formats, as the steady-state group configures Ajv), as CommonJS and as ESM, alone and with the
 // modules that code requires at run time (Ajv's runtime helpers, ajv-formats' formats).

@@ -41,8 +41,8 @@ const EMAIL = "^\\S+@\\S+\\.\\S+$";
 const hostileString = (n) => `${"@".repeat(n / 2)}${".".repeat(n / 2)} `;
 
 async function engines() {
-  const { SchemaCache } = await load("runtime/json-schema.js");
-  const { ajvEngine } = await load("runtime/json-schema-ajv.js");
+  const { SchemaCache } = await load("runtime/schema/json-schema.js");
+  const { ajvEngine } = await load("runtime/schema/json-schema-ajv.js");
   return { SchemaCache, ajvEngine };
 }
 
@@ -101,7 +101,7 @@ const ATTACKS = {
   },
   /** Endless Protected Resource Metadata behind a 401. */
   async "oauth-metadata"() {
-    const { oauthClient, AuthorizationError } = await load("runtime/oauth-client.js");
+    const { oauthClient, AuthorizationError } = await load("runtime/auth/oauth-client.js");
     const authorization = oauthClient({
       redirectUri: "http://127.0.0.1:1/callback",
       authorize: () => Promise.reject(new Error("not reached")),

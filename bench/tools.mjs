@@ -170,11 +170,9 @@ export async function benchTools(revision, jsDir) {
   }
   const toolsDir = prepareTools();
   const { defineTool, TOOLS } = await import(join(toolsDir, "index.js"));
-  const { ajvEngine } = await import(
-    join(ROOT, "dist", "templates", "runtime", "json-schema-ajv.js")
-  );
+  const { ajvEngine } = await import(join(ROOT, "dist", "runtime", "schema", "json-schema-ajv.js"));
   const { cfworkerEngine } = await import(
-    join(ROOT, "dist", "templates", "runtime", "json-schema-cfworker.js")
+    join(ROOT, "dist", "runtime", "schema", "json-schema-cfworker.js")
   );
   const fromSchemas = (definitions) => definitions.tool({ ...TOOLS[TOOL], handler: answer });
   const accept = () => ({ ok: true });

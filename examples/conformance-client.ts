@@ -16,7 +16,7 @@ import { createClient, httpTransport, type McpClient } from "../generated/dual/c
 import {
   oauthClient,
   type OAuthClientCredentials,
-} from "../generated/2026-07-28/runtime/oauth-client.js";
+} from "../generated/2026-07-28/runtime/auth/oauth-client.js";
 import type * as T from "../generated/2026-07-28/types.js";
 
 const url = process.argv[process.argv.length - 1];

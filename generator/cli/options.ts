@@ -142,7 +142,7 @@ export const GENERATE_OPTIONS = {
     flag: "auth",
     type: "boolean",
     describe:
-      "also emit the authorization adapters: runtime/oauth-client.ts (needs oauth4webapi), runtime/jwt-verifier.ts (needs jose)",
+      "also emit the authorization adapters: runtime/auth/oauth-client.ts (needs oauth4webapi), runtime/auth/jwt-verifier.ts (needs jose)",
     configKey: "auth",
     input: true,
   },
@@ -151,7 +151,7 @@ export const GENERATE_OPTIONS = {
     type: "string",
     choices: STORE_CHOICES,
     describe:
-      "also emit a shared store for several server processes behind one load balancer: runtime/store-redis.ts (needs ioredis)",
+      "also emit a shared store for several server processes behind one load balancer: runtime/server/store-redis.ts (needs ioredis)",
     configKey: "store",
     input: true,
   },

@@ -3,7 +3,7 @@ import { methodRoles, ModelIndex } from "../ir/query.js";
 import { describeFacts, wireFacts, type DescribeSource, type WireFacts } from "../ir/wire.js";
 import { diffModels } from "../diff/index.js";
 import { WIRE_CONVENTIONS } from "../ir/conventions.js";
-import type { EraDescription } from "../../templates/runtime/protocol.js";
+import type { EraDescription } from "../../runtime/shared/protocol.js";
 
 export type { EraDescription };
 
@@ -11,7 +11,7 @@ export type { EraDescription };
  * How a stateless (per-request `_meta`) revision is spoken to a peer of an initialize-era revision,
  * by a dual-era server and a dual-era client alike: derived from the two models and the diff between
  * them, carried in the modern revision's protocol description (`eras`) and typed by the runtime
- * (`EraDescription`, `templates/runtime/protocol.ts`). Nothing here names a method: each entry is
+ * (`EraDescription`, `runtime/shared/protocol.ts`). Nothing here names a method: each entry is
  * found by the role the schemas give it, so that another pair of revisions yields its own era with
  * no new code.
  *

@@ -11,13 +11,13 @@ import type {
   MethodDescription,
   ProtocolDescription,
   ToolsDescription,
-} from "../../templates/runtime/protocol.js";
+} from "../../runtime/shared/protocol.js";
 
 export type { ProtocolDescription };
 
 /**
  * The one description of a revision's protocol that the generated server and client both read,
- * as plain JSON (`templates/runtime/protocol.ts` is its type): the wire facts of `ir/wire.ts`,
+ * as plain JSON (`runtime/shared/protocol.ts` is its type): the wire facts of `ir/wire.ts`,
  * the tool facts of `ir/features.ts` and, from the deprecation registry, the notices of what is
  * deprecated on the wire. It is derived here, after the IR, because it is a view for the runtimes
  * that also needs the registry (release dates are a project fact, not the schema's); the IR stays

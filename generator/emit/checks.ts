@@ -1,14 +1,14 @@
 import { code, ident, join, type Code } from "./code.js";
 import type { CodeFile, ImportSymbol } from "./code-file.js";
-import { runtimeModule } from "./modules.js";
+import { RUNTIME } from "./runtime.js";
 
-/** The runtime module generated code composes its checks with (`templates/runtime/checks.ts`). */
-export const CHECKS = runtimeModule("checks.ts");
+/** The runtime module generated code composes its checks with (`runtime/schema/checks.ts`). */
+export const CHECKS = RUNTIME.checks;
 
 /**
  * Check expressions over one validators module (`V`, or a legacy revision's), as the runtime takes
  * them: `checked(V.isN, V.validateN)` and its compositions. Each names what it uses through the
- * file, so the file imports exactly the helpers of `runtime/checks.ts` its code calls.
+ * file, so the file imports exactly the helpers of `runtime/schema/checks.ts` its code calls.
  */
 export class CheckCode {
   constructor(

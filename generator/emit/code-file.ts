@@ -13,7 +13,7 @@ import { template } from "./templates.js";
 export interface ImportSymbol {
   /** The name it is imported as (the namespace's local name for `namespace`). */
   readonly name: string;
-  /** The module's path in the output folder, e.g. `runtime/dispatch.ts`, `types.ts`. */
+  /** The module's path in the output folder, e.g. `runtime/server/dispatch.ts`, `types.ts`. */
   readonly from: string;
   /** `value` and `type` are named imports; `namespace` is `import * as name`. */
   readonly kind: "value" | "type" | "namespace";
@@ -30,7 +30,7 @@ export interface OutputModule {
   namespace(name: string, typeOnly?: boolean): ImportSymbol;
 }
 
-/** A module of the output by its path: `module("runtime/checks.ts")`, `module("types.ts")`. */
+/** A module of the output by its path: `module("runtime/schema/checks.ts")`, `module("types.ts")`. */
 export function outputModule(path: string): OutputModule {
   return {
     path,
@@ -132,7 +132,15 @@ export class CodeFile {
     return template(name)({ ...(templateData(data) as object), imports: String(this.imports()) });
   }
 
-  /** The module specifier of an output path, relative to this file: `./runtime/checks.js`. */
+  /**
+   * The specifier of a module, relative to this file, as a string literal: for a template's
+   * re-exports (`export { RpcError } from {{from.jsonrpc}};`), which name the module, not a symbol.
+   */
+  from(module: OutputModule): Code {
+    return str(this.specifier(module.path));
+  }
+
+  /** The module specifier of an output path, relative to this file: `./runtime/schema/checks.js`. */
   private specifier(path: string): string {
     const relative = posix.relative(posix.dirname(this.path), path).replace(/\.ts$/, ".js");
     return relative.startsWith(".") ? relative : `./${relative}`;

@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { template, TEMPLATES_DIR } from "./templates.js";
+import { template } from "./templates.js";
 import { lineComments, type Code } from "./code.js";
 import type { ProtocolModel } from "../ir/model.js";
 import { legacyInput } from "../derive/legacy-default.js";
@@ -51,7 +50,7 @@ export interface EmitContext {
   releases: Releases;
   /** `--auth`: also emit the optional authorization adapters (they import oauth4webapi and jose). */
   auth?: boolean;
-  /** `--store`: also emit the shared store's module (runtime/store-redis.ts imports ioredis). */
+  /** `--store`: also emit the shared store's module (runtime/server/store-redis.ts imports ioredis). */
   store?: StoreAdapter | undefined;
   /**
    * The folder the target's own modules go in, relative to the output folder and ending in `/`
@@ -89,14 +88,6 @@ export function regenerateCommand(
  */
 export function render(name: string, data: object): string {
   return template(name)(data);
-}
-
-/** Where the runtime's modules go in an output folder. */
-export const RUNTIME_DIR = "runtime/";
-
-/** A verbatim copy of a hand-written runtime module. */
-export function runtimeFile(name: string): string {
-  return readFileSync(`${TEMPLATES_DIR}runtime/${name}`, "utf8");
 }
 
 /** How every generated file begins; also how an output folder is recognised as mcp-gen's to replace. */

@@ -5,7 +5,7 @@ import type { Options, Plugin } from "prettier";
 import { projectRoot } from "../package-root.js";
 
 /**
- * The project's prettier settings, shared by its own sources (`templates/runtime/`) and its output.
+ * The project's prettier settings, shared by its own sources (`runtime/`) and its output.
  * The `babel-ts` parser prints the same as `typescript` and parses our output twice as fast.
  */
 export const PRETTIER_OPTIONS: Options = {

@@ -1,10 +1,10 @@
 import type { ProtocolModel } from "../ir/model.js";
 import type { Releases } from "../registry/index.js";
 import { entryFiles } from "./entries.js";
+import { RUNTIME_DIR } from "./runtime.js";
 import {
   header,
   regenerateCommand,
-  RUNTIME_DIR,
   type EmitContext,
   type GeneratedFile,
   type Provenance,
@@ -45,9 +45,9 @@ export interface EmitFacts extends Provenance {
   jsonSchema?: JsonSchemaAdapter | undefined;
   /** Initialize-era revisions the server also serves (`--legacy`). */
   legacy?: readonly ProtocolModel[] | undefined;
-  /** `--auth`: the authorization adapters (runtime/oauth-client.ts, runtime/jwt-verifier.ts). */
+  /** `--auth`: the authorization adapters (runtime/auth/oauth-client.ts, runtime/auth/jwt-verifier.ts). */
   auth?: boolean;
-  /** `--store`: the shared store's runtime module (runtime/store-redis.ts), if any. */
+  /** `--store`: the shared store's runtime module (runtime/server/store-redis.ts), if any. */
   store?: StoreAdapter | undefined;
 }
 
@@ -128,7 +128,7 @@ export async function renderRevision(
         description === undefined ? { path, content: text } : { path, content: text, description };
       if (!path.endsWith(".ts")) return done(content);
       const headed = `${header(ctx)}\n\n${content}`;
-      // The runtime is copied as written; its sources are kept prettier-formatted (test/output).
+      // The runtime is copied as written; its sources are kept prettier-formatted (test/generator/emit/output).
       return done(path.startsWith(RUNTIME_DIR) ? headed : await format(headed));
     }),
   );
@@ -136,7 +136,7 @@ export async function renderRevision(
   return formatted.map(({ path, content }) => ({ path, content }));
 }
 
-/** Targets share runtime modules (the server and the client both need `runtime/jsonrpc.ts`): keep one. */
+/** Targets share runtime modules (the server and the client both need `runtime/shared/jsonrpc.ts`): keep one. */
 function uniqueByPath(files: GeneratedFile[]): GeneratedFile[] {
   const byPath = new Map<string, GeneratedFile>();
   for (const file of files) {

@@ -1,8 +1,4 @@
-import { outputModule, type ImportSymbol, type OutputModule } from "./code-file.js";
-import { RUNTIME_DIR } from "./file.js";
-
-/** A module of the runtime (`templates/runtime/<name>`), where the output holds it. */
-export const runtimeModule = (name: string): OutputModule => outputModule(`${RUNTIME_DIR}${name}`);
+import { outputModule, type ImportSymbol } from "./code-file.js";
 
 /**
  * The generated modules other generated files import whole, and the names they go by there:

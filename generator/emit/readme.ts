@@ -1,15 +1,10 @@
-import {
-  regenerateCommand,
-  render,
-  RUNTIME_DIR,
-  type EmitContext,
-  type GeneratedFile,
-} from "./file.js";
+import { regenerateCommand, render, type EmitContext, type GeneratedFile } from "./file.js";
+import { RUNTIME_DIR } from "./runtime.js";
 import { importedPackages } from "./packages.js";
 
 /**
  * What the output needs of its user's toolchain. TypeScript 5.5: the runtime's types use
- * `AbortSignal.any` (test/output-typescript-floor checks the output compiles with it); Node 20: the
+ * `AbortSignal.any` (test/generator/emit/output-typescript-floor checks the output compiles with it); Node 20: the
  * oldest Node the runtime is tested on.
  */
 export const REQUIREMENTS = { typescript: "5.5", node: "20" } as const;

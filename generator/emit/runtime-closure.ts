@@ -1,5 +1,6 @@
 import { posix } from "node:path";
-import { RUNTIME_DIR, runtimeFile, type GeneratedFile } from "./file.js";
+import type { GeneratedFile } from "./file.js";
+import { RUNTIME_DIR, runtimeFile } from "./runtime.js";
 
 // Every relative module specifier of a file: imports, type imports and re-exports alike (a type-only
 // import still needs the module for the output to type-check).

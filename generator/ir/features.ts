@@ -2,10 +2,10 @@ import type { ProtocolModel, TypeNode } from "./model.js";
 import { methodRoles, ModelIndex, type MethodInRole as Method } from "./query.js";
 import { FEATURE_CONVENTIONS } from "./conventions.js";
 import { wireFacts } from "./wire.js";
-import type { Features } from "../../templates/runtime/definitions.js";
+import type { Features } from "../../runtime/server/definitions.js";
 
 /**
- * What the runtime's definitions layer (`templates/runtime/definitions.ts`) needs to serve tools,
+ * What the runtime's definitions layer (`runtime/server/definitions.ts`) needs to serve tools,
  * resources, resource templates, prompts and completions from definitions: each feature's methods,
  * the field its list carries, the cursor fields, the notification announcing a changed list, and
  * the names of the fields it reads and writes. Read from the model; a feature the revision lacks

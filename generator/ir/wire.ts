@@ -2,7 +2,7 @@ import type { Property, ProtocolModel, TypeNode } from "./model.js";
 import type {
   DescribeSource,
   ProtocolDescription as Description,
-} from "../../templates/runtime/protocol.js";
+} from "../../runtime/shared/protocol.js";
 import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
 import {
   CAPABILITY_TYPES,
@@ -315,6 +315,7 @@ export function envelopeFacts(model: ProtocolModel, index = new ModelIndex(model
   const acknowledgedFilter = acknowledged ? conventions.listenFilterParam : null;
 
   const fields: EnvelopeFields = {
+    meta: conventions.metaField,
     resultType,
     inputRequests: inputRequests?.name ?? null,
     requestState: requestState?.name ?? null,

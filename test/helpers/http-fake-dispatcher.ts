@@ -5,11 +5,11 @@
  * `httpFixture()`, one transport on port 0 serving it, shared by the tests of a file.
  */
 import { afterAll, beforeAll } from "vitest";
-import { serveHttp } from "../../templates/runtime/http.js";
-import type { HttpServerHandle, ServeHttpOptions } from "../../templates/runtime/http.js";
-import { ErrorCode, failure, isRecord, success } from "../../templates/runtime/jsonrpc.js";
-import type { JsonRpcId } from "../../templates/runtime/jsonrpc.js";
-import type { Delivery, MessageHandler, Outcome } from "../../templates/runtime/transport.js";
+import { serveHttp } from "../../runtime/server/http.js";
+import type { HttpServerHandle, ServeHttpOptions } from "../../runtime/server/http.js";
+import { ErrorCode, failure, isRecord, success } from "../../runtime/shared/jsonrpc.js";
+import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
+import type { Delivery, MessageHandler, Outcome } from "../../runtime/server/transport.js";
 import { PV, RULES, VERSION } from "./http-wire.js";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -5,8 +5,8 @@
  */
 import { request as httpRequest } from "node:http";
 import type { OutgoingHttpHeaders } from "node:http";
-import { headerRulesOf } from "../../templates/runtime/http.js";
-import type { JsonRpcId } from "../../templates/runtime/jsonrpc.js";
+import { headerRulesOf } from "../../runtime/server/http.js";
+import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
 import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
 
 export const VERSION = "2026-07-28";

@@ -5,9 +5,9 @@
  */
 import { PassThrough } from "node:stream";
 import { expect } from "vitest";
-import { success } from "../../templates/runtime/jsonrpc.js";
-import { serveStdio, type StdioOptions } from "../../templates/runtime/stdio.js";
-import type { Delivery, MessageHandler, Outcome } from "../../templates/runtime/transport.js";
+import { success } from "../../runtime/shared/jsonrpc.js";
+import { serveStdio, type StdioOptions } from "../../runtime/server/stdio.js";
+import type { Delivery, MessageHandler, Outcome } from "../../runtime/server/transport.js";
 import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
 
 /** The revision's cancellation notification, as its generated server passes it. */

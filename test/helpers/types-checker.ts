@@ -8,7 +8,7 @@ import { typesTarget } from "../../generator/emit/types/target.js";
 import type { ProtocolModel } from "../../generator/ir/model.js";
 
 /*
- * The machinery of test/assignability.test.ts: generated types.ts files are compared with the
+ * The machinery of test/generator/emit/assignability.test.ts: generated types.ts files are compared with the
  * spec's own schema.ts by the TypeScript compiler, in a temporary directory (spec files are read in
  * place and copied only there, never into the repository).
  */

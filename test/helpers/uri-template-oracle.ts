@@ -1,5 +1,5 @@
 /**
- * The oracle of test/uri-template.test.ts: the backtracking matcher the runtime's linear one
+ * The oracle of test/runtime/server/uri-template.test.ts: the backtracking matcher the runtime's linear one
  * replaced (a regular expression per template, lazy and greedy quantifiers giving the variables),
  * kept as it was. It takes quadratic time on adjacent captures, so it is only ever given short URIs.
  */

@@ -24,25 +24,42 @@ function forbidLayers(files, layers, why) {
 
 /** Runtime modules the output holds only on request, with the packages each may import. */
 const OPTIONAL_ADAPTERS = {
-  "templates/runtime/json-schema-ajv.ts": ["ajv", "ajv-formats", "re2js"],
-  "templates/runtime/json-schema-cfworker.ts": ["@cfworker/json-schema"],
-  "templates/runtime/oauth-client.ts": ["oauth4webapi"],
-  "templates/runtime/jwt-verifier.ts": ["jose"],
-  "templates/runtime/store-redis.ts": ["ioredis"],
+  "runtime/schema/json-schema-ajv.ts": ["ajv", "ajv-formats", "re2js"],
+  "runtime/schema/json-schema-cfworker.ts": ["@cfworker/json-schema"],
+  "runtime/auth/oauth-client.ts": ["oauth4webapi"],
+  "runtime/auth/jwt-verifier.ts": ["jose"],
+  "runtime/server/store-redis.ts": ["ioredis"],
 };
 
-/** The runtime is copied into dependency-free output: node: built-ins and its own modules only. */
-function runtimeImports(files, packages) {
+/**
+ * The runtime's folders and those each may import. Its pieces build upward (`schema` under `shared`
+ * under the roles), the two roles stay apart, and `auth` holds both roles' authorization, the
+ * client's on top of its HTTP transport.
+ */
+const RUNTIME_LAYERS = {
+  schema: [],
+  shared: ["schema"],
+  server: ["shared", "schema", "auth"],
+  client: ["shared", "schema"],
+  auth: ["shared", "client"],
+};
+
+/**
+ * The runtime is copied into dependency-free output: node: built-ins, the modules of its own folder
+ * and of the folders below it (RUNTIME_LAYERS), and for an optional adapter its library.
+ */
+function runtimeImports(file, packages = []) {
+  const layer = file.split("/")[1];
   const allowed = [
     "node:",
     "\\./",
+    ...RUNTIME_LAYERS[layer].map((below) => `\\.\\./${below}/`),
     ...packages.map((p) => `${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`),
   ];
-  const why =
-    "the runtime is copied into dependency-free output: only node: built-ins and its own modules";
+  const why = `the runtime is copied into dependency-free output: runtime/${layer}/ may import node: built-ins and runtime/{${[layer, ...RUNTIME_LAYERS[layer]].join(",")}}/ only`;
   return {
     basePath,
-    files: [files],
+    files: [file],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -105,7 +122,7 @@ export default tseslint.config(
     ["load", "ir", "derive", "emit", "cli", "diff", "registry"],
     "locating and fetching schemas knows nothing of the model",
   ),
-  runtimeImports("templates/runtime/**", []),
+  ...Object.keys(RUNTIME_LAYERS).map((layer) => runtimeImports(`runtime/${layer}/**`)),
   // Optional adapters, emitted only when the user asks for them at generation, may import their library.
   ...Object.entries(OPTIONAL_ADAPTERS).map(([file, packages]) => runtimeImports(file, packages)),
 );

@@ -1,5 +1,5 @@
 import type { Target } from "../file.js";
-import { runtimeFile } from "../file.js";
+import { RUNTIME_ADAPTERS, runtimeCopy } from "../runtime.js";
 import { protocolOf } from "../protocol/target.js";
 
 /**
@@ -8,12 +8,12 @@ import { protocolOf } from "../protocol/target.js";
  * without the flag stays dependency-free. The transports' hooks they plug into are part of the
  * dependency-free runtime.
  */
-const AUTH_RUNTIME = ["oauth-client.ts", "jwt-verifier.ts"];
+const AUTH_RUNTIME = [RUNTIME_ADAPTERS.oauthClient, RUNTIME_ADAPTERS.jwtVerifier];
 
 export const authTarget: Target = {
   name: "auth",
   emit(ctx) {
     if (!ctx.auth || !protocolOf(ctx)) return [];
-    return AUTH_RUNTIME.map((name) => ({ path: `runtime/${name}`, content: runtimeFile(name) }));
+    return AUTH_RUNTIME.map(runtimeCopy);
   },
 };

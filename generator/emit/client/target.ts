@@ -5,7 +5,8 @@ import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
 import { code, ident, join, jsdoc, str, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
-import { runtimeModule, typesModule, validatorsModule } from "../modules.js";
+import { typesModule, validatorsModule } from "../modules.js";
+import { RUNTIME } from "../runtime.js";
 import { GeneratorError } from "../../errors.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import type { ProtocolDescription } from "../../derive/protocol.js";
@@ -13,9 +14,9 @@ import { legacyValidators } from "../server/target.js";
 
 /** The runtime modules `client.ts` imports from. */
 const MODULES = {
-  protocol: runtimeModule("protocol.ts"),
-  client: runtimeModule("client.ts"),
-  jsonrpc: runtimeModule("jsonrpc.ts"),
+  protocol: RUNTIME.protocol,
+  client: RUNTIME.client,
+  jsonrpc: RUNTIME.jsonrpc,
 } as const;
 
 /**
@@ -43,14 +44,14 @@ export const CLIENT_CONVENTIONS = {
 
 /**
  * `client.ts`: `createClient` and a typed method per client→server request of the revision, on the
- * revision-independent core of `runtime/client.ts`, configured by facts derived from the IR.
+ * revision-independent core of `runtime/client/client.ts`, configured by facts derived from the IR.
  */
 export const clientTarget: Target = {
   name: "client",
   emit(ctx) {
     const { model } = ctx;
     const wire = wireFacts(model);
-    // The server target's condition: the two targets share `runtime/jsonrpc.ts`.
+    // The server target's condition: the two targets share `runtime/shared/jsonrpc.ts`.
     const description = protocolOf(ctx);
     if (!description) return [];
     const own = ownParams(description);
@@ -158,6 +159,7 @@ export const clientTarget: Target = {
     const protocol = code`${file.use(MODULES.protocol.value("bindProtocol"))}(${join(bind)})`;
     const legacyEras = eras.length > 0 ? code`CLIENT_PROTOCOL.eras` : code`[]`;
     const content = file.render("client.ts.hbs", {
+      from: { client: file.from(MODULES.client), clientHttp: file.from(RUNTIME.clientHttp) },
       methods: methods.map((m, i) => ({
         name: ident(m.name),
         method: str(m.wireMethod),
@@ -195,7 +197,7 @@ export const clientTarget: Target = {
       },
       {
         path: "client-node.ts",
-        content: new CodeFile("client-node.ts").render("client-node.ts.hbs", {}),
+        content: clientNode(),
         entry: { platform: "node" },
         description:
           "`stdioTransport({ command })`: the client over a spawned server process (Node)",
@@ -293,4 +295,12 @@ function pagination(
   const arrays = result.properties.filter((p) => p.type.kind === "array");
   if (arrays.length !== 1) return null;
   return { items: arrays[0]!.name, result: results[0]!, cursor: cursor.param };
+}
+
+/** `client-node.ts`: the client's transports that need Node, re-exported from the runtime. */
+function clientNode(): string {
+  const file = new CodeFile("client-node.ts");
+  return file.render("client-node.ts.hbs", {
+    from: { clientStdio: file.from(RUNTIME.clientStdio) },
+  });
 }

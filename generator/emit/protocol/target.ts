@@ -1,7 +1,7 @@
-import type { Target } from "../file.js";
-import type { EmitContext } from "../file.js";
-import { render } from "../file.js";
-import { outputModule } from "../code-file.js";
+import type { EmitContext, Target } from "../file.js";
+import { CodeFile, outputModule } from "../code-file.js";
+import { json } from "../code.js";
+import { RUNTIME } from "../runtime.js";
 import type { ProtocolModel } from "../../ir/model.js";
 import { protocolDescription, type ProtocolDescription } from "../../derive/protocol.js";
 import { registryOf } from "../deprecations/registry-of.js";
@@ -27,7 +27,7 @@ export function protocolOf(ctx: EmitContext): ProtocolDescription | null {
 
 /**
  * `protocol.ts`: the revision's protocol description as data, once, for the server and the client
- * to read (`runtime/protocol.ts` types it and binds its validators). Nothing for a schema that
+ * to read (`runtime/shared/protocol.ts` types it and binds its validators). Nothing for a schema that
  * describes no protocol; the server and client targets skip exactly those too.
  */
 export const protocolTarget: Target = {
@@ -38,10 +38,16 @@ export const protocolTarget: Target = {
     return [
       {
         path: "protocol.ts",
-        content: render("protocol.ts.hbs", { description: JSON.stringify(description) }),
+        content: protocolFile(description),
         description:
           "`PROTOCOL`: the revision's protocol facts as data (methods, capabilities, `_meta` keys, error codes, envelope fields…), read by the server and the client",
       },
     ];
   },
 };
+
+function protocolFile(description: ProtocolDescription): string {
+  const file = new CodeFile("protocol.ts");
+  file.use(RUNTIME.protocol.type("ProtocolDescription"));
+  return file.render("protocol.ts.hbs", { description: json(description) });
+}

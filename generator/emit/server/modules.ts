@@ -1,11 +1,11 @@
-import { runtimeModule } from "../modules.js";
+import { RUNTIME } from "../runtime.js";
 
-/** The runtime modules `server.ts` imports from. */
+/** The runtime modules `server.ts` imports from, in the order of its import block. */
 export const SERVER_MODULES = {
-  dispatch: runtimeModule("dispatch.ts"),
-  definitions: runtimeModule("definitions.ts"),
-  jsonSchema: runtimeModule("json-schema.ts"),
-  uriTemplate: runtimeModule("uri-template.ts"),
-  stdio: runtimeModule("stdio.ts"),
-  http: runtimeModule("http.ts"),
+  dispatch: RUNTIME.dispatch,
+  definitions: RUNTIME.definitions,
+  jsonSchema: RUNTIME.jsonSchema,
+  uriTemplate: RUNTIME.uriTemplate,
+  stdio: RUNTIME.stdio,
+  http: RUNTIME.http,
 } as const;

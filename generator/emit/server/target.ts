@@ -10,6 +10,7 @@ import { featureFacts } from "../../ir/features.js";
 import { PROTOCOL_MODULE, protocolOf } from "../protocol/target.js";
 import { featureTypes } from "./feature-types.js";
 import { SERVER_MODULES as M } from "./modules.js";
+import { RUNTIME } from "../runtime.js";
 import { validatorsTarget } from "../validators/target.js";
 import { typesTarget } from "../types/target.js";
 
@@ -59,6 +60,13 @@ export const serverTarget: Target = {
     const defined = (name: string) =>
       model.definitions.some((d) => d.name === name) ? code`${T}.${ident(name)}` : null;
     const content = file.render("server.ts.hbs", {
+      from: {
+        jsonrpc: file.from(RUNTIME.jsonrpc),
+        httpAuth: file.from(RUNTIME.httpAuth),
+        dispatch: file.from(M.dispatch),
+        definitions: file.from(M.definitions),
+        jsonSchema: file.from(M.jsonSchema),
+      },
       handlers,
       protocol,
       filled: filled.length > 0 ? join(filled.map(str), code` | `) : code`never`,
@@ -106,7 +114,7 @@ function layoutImports(file: CodeFile, types: ReturnType<typeof featureTypes>): 
 
 /**
  * Without requests, a recognised lifecycle and a protocol version, a schema describes no protocol to
- * serve or call (the small fixture schemas); every published revision has all three (test/output).
+ * serve or call (the small fixture schemas); every published revision has all three (test/generator/emit/output).
  * The server, client and auth targets share this condition, and with it the runtime modules.
  */
 export function describesProtocol(

@@ -5,7 +5,7 @@
  * before loading any emitter.
  */
 export const STORE_ADAPTERS = {
-  redis: { file: "store-redis.ts" },
+  redis: { adapter: "redis" },
 } as const;
 export type StoreAdapter = keyof typeof STORE_ADAPTERS;
 export const STORE_CHOICES = Object.keys(STORE_ADAPTERS) as StoreAdapter[];

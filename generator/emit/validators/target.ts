@@ -2,13 +2,14 @@ import type { Target } from "../file.js";
 import type { GeneratedFile } from "../file.js";
 import { code, ident, key } from "../code.js";
 import { CodeFile } from "../code-file.js";
-import { runtimeModule, typesModule } from "../modules.js";
+import { typesModule } from "../modules.js";
+import { RUNTIME } from "../runtime.js";
 import { FORMAT_CHECKERS } from "../../ir/formats.js";
 import { ValidatorCompiler } from "./compile.js";
 
-const FORMATS = runtimeModule("formats.ts");
+const FORMATS = RUNTIME.formats;
 
-/** `validators.ts`: `isN` and `validateN` for every definition, and `runtime/formats.ts` when used. */
+/** `validators.ts`: `isN` and `validateN` for every definition, and `runtime/schema/formats.ts` when used. */
 export const validatorsTarget: Target = {
   name: "validators",
   emit({ model, dir = "" }) {

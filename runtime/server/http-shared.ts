@@ -1,0 +1,280 @@
+/**
+ * The HTTP transport's sessions when the handler has a `Store` (runtime/store.ts): kept there, so
+ * that each of several processes behind a load balancer, round-robin, serves any session. A
+ * session is its owner and the handler's snapshot of its record, read on each of its requests (and
+ * its time to live renewed) and written back when a request changed it, before the response goes;
+ * what the server sends outside any request is appended to the session's event log and announced on
+ * the bus, and the process holding the session's GET stream writes it there, after replaying what
+ * a resuming client (`Last-Event-ID`) missed, from whichever process it was sent by. A process keeps
+ * its copy of a session's record for what cannot be shared (requests waiting for the client),
+ * bounded. Revision-independent; copied verbatim into generated output.
+ */
+import type * as NodeCrypto from "node:crypto";
+import type { ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import type { JsonRpcNotification } from "../shared/jsonrpc.js";
+import { compareEventIds, isEventId, STORE_KEYS, type Store } from "./store.js";
+import { SESSION_ID, SESSION_SEND, type MessageHandler } from "./transport.js";
+
+let crypto: typeof NodeCrypto | undefined;
+const nodeCrypto = (): typeof NodeCrypto =>
+  (crypto ??= createRequire("/")("node:crypto") as typeof NodeCrypto);
+
+export interface SharedSessionOptions {
+  /** Session copies a process keeps (least recently used forgotten first). */
+  max: number;
+  /** Sessions one client keeps in the store, whichever processes opened them (its own least recently used forgotten first). */
+  maxPerClient: number;
+  /** A session's time to live in the store from its last request. */
+  idleMs: number;
+  /** Events of a session's log kept for resumption. */
+  replay: number;
+  sseHeaders: Readonly<Record<string, string>>;
+  log(message: string): void;
+}
+
+/** A process's copy of one session. */
+interface Copy {
+  record: Record<string | symbol, unknown>;
+  /** The session as last read or written, as stored (owner and snapshot): a request that leaves it so writes nothing. */
+  saved: string;
+}
+
+/** The GET stream a process holds for a session, and the last event written to it. */
+interface Held {
+  res: ServerResponse;
+  last: string | undefined;
+  /** Live events that came while the log was being replayed; `null` once it has been. */
+  waiting: Array<{ id: string; line: string }> | null;
+  keepAlive: ReturnType<typeof setInterval> | undefined;
+}
+
+interface Saved {
+  owner: string | null;
+  state: unknown;
+}
+
+export class SharedSessions {
+  private readonly copies = new Map<string, Copy>();
+  private readonly streams = new Map<string, Held>();
+  private listening: Promise<void> | null = null;
+  private unlisten: (() => void) | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly handler: MessageHandler,
+    private readonly options: SharedSessionOptions,
+  ) {
+    handler.shareSessions?.((id, message) => this.send(id, message));
+  }
+
+  /** The record of session `id` when `owner` opened it (else undefined: unknown, ended, or another's). */
+  async resolve(
+    id: string,
+    owner: string | undefined,
+  ): Promise<Record<string, unknown> | undefined> {
+    const text = await this.store.get(STORE_KEYS.session(id), this.options.idleMs);
+    if (text === undefined) {
+      // Ended or expired: its stream here ends too.
+      this.forget(id);
+      this.streams.get(id)?.res.end();
+      return undefined;
+    }
+    const saved = JSON.parse(text) as Saved;
+    if ((saved.owner ?? undefined) !== owner) return undefined;
+    let copy = this.copies.get(id);
+    if (copy) this.copies.delete(id);
+    else copy = { record: this.record(id), saved: "" };
+    this.copies.set(id, copy);
+    // Restored every time: cheap, and a copy the handler dropped (its own bound) comes back.
+    this.handler.restoreSession?.(copy.record as Record<string, unknown>, saved.state);
+    copy.saved = text;
+    if (this.copies.size > this.options.max) this.forget(this.copies.keys().next().value!);
+    return copy.record as Record<string, unknown>;
+  }
+
+  /**
+   * Keeps a new session (the handler stored something in `record`) of `client` (the key of its
+   * quotas): its id, once it is in the store.
+   */
+  async create(
+    record: Record<string, unknown>,
+    owner: string | undefined,
+    client: string,
+  ): Promise<string> {
+    const id = nodeCrypto().randomUUID();
+    const copy: Copy = { record: Object.assign(record, this.record(id)), saved: "" };
+    this.copies.set(id, copy);
+    await this.persist(id, copy, owner);
+    await this.handler.sessionOpened?.(record);
+    await this.admitClient(client, id);
+    return id;
+  }
+
+  /**
+   * Counts session `id` against its client's quota in the store, so that processes opening its
+   * sessions at once count them together: past `maxPerClient`, the client's own sessions used least
+   * recently (those with the least time left to live: each request renews it by as much) are ended,
+   * never another client's. Ids of sessions that expired leave the client's set here.
+   */
+  private async admitClient(client: string, id: string): Promise<void> {
+    const key = STORE_KEYS.clientSessions(client);
+    const { idleMs, maxPerClient } = this.options;
+    // The set lives as long as a session opened now could (a busier one outlives it: counted less, never more).
+    const ids = await this.store.join(key, id, idleMs);
+    if (ids.length <= maxPerClient) return;
+    const left = await Promise.all(ids.map((other) => this.store.ttl(STORE_KEYS.session(other))));
+    const alive: Array<{ id: string; left: number }> = [];
+    const gone: string[] = [];
+    ids.forEach((other, i) => {
+      const ttl = left[i];
+      if (ttl === undefined) gone.push(other);
+      else if (other !== id) alive.push({ id: other, left: ttl });
+    });
+    // The new session is the most recently used; the others by time left, least first (a stable
+    // sort: ties end the one the set lists first).
+    alive.sort((x, y) => x.left - y.left);
+    const over = alive.slice(0, Math.max(0, alive.length + 1 - maxPerClient)).map((e) => e.id);
+    await Promise.all([
+      ...gone.map((other) => this.store.removeMember(key, other)),
+      ...over.map(async (other) => {
+        await this.store.removeMember(key, other);
+        await this.delete(other);
+      }),
+    ]);
+  }
+
+  /** Writes a session's snapshot back when its request changed it. */
+  async save(record: Record<string, unknown>, owner: string | undefined): Promise<void> {
+    const id = (record as Record<symbol, unknown>)[SESSION_ID];
+    const copy = typeof id === "string" ? this.copies.get(id) : undefined;
+    if (copy && copy.record === record) await this.persist(id as string, copy, owner);
+  }
+
+  /** Ends a session everywhere (DELETE). */
+  async delete(id: string): Promise<void> {
+    await Promise.all([
+      this.store.delete(STORE_KEYS.session(id)),
+      this.store.delete(STORE_KEYS.events(id)),
+    ]);
+    const copy = this.copies.get(id);
+    this.forget(id);
+    this.streams.get(id)?.res.end();
+    if (copy) this.handler.endSession?.(copy.record as Record<string, unknown>);
+  }
+
+  /**
+   * Sends a message outside any request: appended to the session's log, then announced, for the
+   * process holding its stream (this one or another) to write.
+   */
+  async send(id: string, message: JsonRpcNotification | unknown): Promise<void> {
+    let line: string | undefined;
+    try {
+      line = JSON.stringify(message);
+    } catch {
+      line = undefined;
+    }
+    if (typeof line !== "string") return;
+    const { replay, idleMs } = this.options;
+    const event = await this.store.append(STORE_KEYS.events(id), line, replay, idleMs);
+    await this.store.publish(
+      STORE_KEYS.eventsChannel,
+      JSON.stringify({ session: id, id: event, line }),
+    );
+  }
+
+  /** Opens session `id`'s GET stream here: what the client missed after `lastEventId`, then what comes. */
+  async open(
+    id: string,
+    res: ServerResponse,
+    lastEventId: string | undefined,
+    keepAliveMs: number,
+  ): Promise<void> {
+    await this.listen();
+    this.streams.get(id)?.res.end();
+    const after = lastEventId !== undefined && isEventId(lastEventId) ? lastEventId : undefined;
+    const held: Held = { res, last: after, waiting: [], keepAlive: undefined };
+    this.streams.set(id, held);
+    res.on("close", () => {
+      if (held.keepAlive !== undefined) clearInterval(held.keepAlive);
+      if (this.streams.get(id) === held) this.streams.delete(id);
+    });
+    res.writeHead(200, this.options.sseHeaders);
+    res.flushHeaders();
+    if (keepAliveMs > 0) {
+      held.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+      held.keepAlive.unref();
+    }
+    // Only a resuming client gets the log, as a process of its own would replay it.
+    const missed = after === undefined ? [] : await this.store.read(STORE_KEYS.events(id), after);
+    const waiting = held.waiting ?? [];
+    held.waiting = null;
+    for (const event of [...missed, ...waiting]) this.write(held, event);
+  }
+
+  /** Stops listening and ends the streams this process holds. */
+  close(): void {
+    this.unlisten?.();
+    for (const held of this.streams.values()) held.res.end();
+    this.streams.clear();
+  }
+
+  private listen(): Promise<void> {
+    return (this.listening ??= this.store
+      .subscribe(STORE_KEYS.eventsChannel, (text) => this.announced(text))
+      .then((stop) => {
+        this.unlisten = stop;
+      }));
+  }
+
+  /** An event some process appended: written here when this process holds the session's stream. */
+  private announced(text: string): void {
+    let event: { session?: unknown; id?: unknown; line?: unknown };
+    try {
+      event = JSON.parse(text) as typeof event;
+    } catch {
+      return;
+    }
+    if (typeof event.session !== "string" || typeof event.id !== "string") return;
+    const held = this.streams.get(event.session);
+    if (!held || typeof event.line !== "string") return;
+    if (held.waiting) held.waiting.push({ id: event.id, line: event.line });
+    else this.write(held, { id: event.id, line: event.line });
+  }
+
+  /** Writes one event, unless the stream already has it (replayed, then announced). */
+  private write(held: Held, event: { id: string; line: string }): void {
+    if (held.last !== undefined && compareEventIds(event.id, held.last) <= 0) return;
+    held.last = event.id;
+    if (held.res.writableEnded || held.res.destroyed) return;
+    held.res.write(`id: ${event.id}\nevent: message\ndata: ${event.line}\n\n`);
+  }
+
+  private async persist(id: string, copy: Copy, owner: string | undefined): Promise<void> {
+    const saved: Saved = {
+      owner: owner ?? null,
+      state: this.handler.snapshotSession?.(copy.record as Record<string, unknown>) ?? {},
+    };
+    const text = JSON.stringify(saved);
+    if (text === copy.saved) return;
+    await this.store.set(STORE_KEYS.session(id), text, this.options.idleMs);
+    copy.saved = text;
+  }
+
+  /** A fresh record's transport keys: its id, and its way to the client. */
+  private record(id: string): Record<string | symbol, unknown> {
+    return {
+      [SESSION_ID]: id,
+      [SESSION_SEND]: (message: unknown) => {
+        this.send(id, message).catch((error: unknown) =>
+          this.options.log(`mcp http: sending to session ${id} failed: ${String(error)}`),
+        );
+      },
+    };
+  }
+
+  /** Forgets this process's copy of a session (the session may live on in the store). */
+  private forget(id: string): void {
+    this.copies.delete(id);
+  }
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, win32 } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { userCacheDir } from "../../../generator/spec/cache-dir.js";
+import {
+  cacheEntries,
+  clearCache,
+  PIN_STAMP,
+  pruneCache,
+} from "../../../generator/spec/cache-entries.js";
+
+describe("userCacheDir", () => {
+  it("follows each platform's convention, MCP_GEN_CACHE_DIR first", () => {
+    expect(
+      userCacheDir({ MCP_GEN_CACHE_DIR: "/x/c", XDG_CACHE_HOME: "/xdg" }, "linux", "/home/u"),
+    ).toBe("/x/c");
+    expect(userCacheDir({ XDG_CACHE_HOME: "/xdg" }, "linux", "/home/u")).toBe("/xdg/mcp-gen");
+    expect(userCacheDir({}, "linux", "/home/u")).toBe("/home/u/.cache/mcp-gen");
+    expect(userCacheDir({ XDG_CACHE_HOME: "relative/xdg" }, "linux", "/home/u")).toBe(
+      "/home/u/.cache/mcp-gen",
+    );
+    expect(userCacheDir({ XDG_CACHE_HOME: "/xdg" }, "darwin", "/Users/u")).toBe(
+      "/Users/u/Library/Caches/mcp-gen",
+    );
+    expect(
+      userCacheDir({ LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local" }, "win32", "C:\\Users\\u"),
+    ).toBe(win32.join("C:\\Users\\u\\AppData\\Local", "mcp-gen"));
+  });
+});
+
+describe("cache upkeep", () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  function fill(): void {
+    root = mkdtempSync(join(tmpdir(), "mcp-gen-cache-"));
+    for (const rev of ["2025-06-18", "draft"]) {
+      mkdirSync(join(root, "spec", rev), { recursive: true });
+      writeFileSync(join(root, "spec", rev, "schema.ts"), "// x\n");
+      writeFileSync(
+        join(root, "spec", rev, PIN_STAMP),
+        JSON.stringify({ commit: "a".repeat(40), files: {} }),
+      );
+    }
+    mkdirSync(join(root, "v8"));
+    writeFileSync(join(root, "v8", "old.bin"), "x");
+    writeFileSync(join(root, "v8", "new.bin"), "xy");
+  }
+
+  it("lists downloads and compiled code apart, with the commit each revision came from", () => {
+    fill();
+    const entries = cacheEntries(root).map((e) => [e.part, e.name, e.commit ?? null, e.bytes > 0]);
+    expect(entries).toEqual([
+      ["spec", "2025-06-18", "a".repeat(40), true],
+      ["spec", "draft", "a".repeat(40), true],
+      ["v8", "new.bin", null, true],
+      ["v8", "old.bin", null, true],
+    ]);
+  });
+
+  it("prunes only what went unused for 30 days", () => {
+    fill();
+    const now = Date.now();
+    const old = new Date(now - 31 * 86_400_000);
+    utimesSync(join(root, "spec", "draft", PIN_STAMP), old, old);
+    utimesSync(join(root, "v8", "old.bin"), old, old);
+    expect(
+      pruneCache(root, now)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(["draft", "old.bin"]);
+    expect(cacheEntries(root).map((e) => e.name)).toEqual(["2025-06-18", "new.bin"]);
+  });
+
+  it("clears one part or both", () => {
+    fill();
+    clearCache(root, "v8");
+    expect(existsSync(join(root, "v8"))).toBe(false);
+    expect(existsSync(join(root, "spec", "draft"))).toBe(true);
+    clearCache(root);
+    expect(cacheEntries(root)).toEqual([]);
+  });
+});

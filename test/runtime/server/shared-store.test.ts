@@ -1,0 +1,353 @@
+/**
+ * Two servers in this process sharing one MemoryStore stand for two processes behind a load
+ * balancer (the dual-era output, generated/dual, whose runtime always has the store): a legacy
+ * session opened on A is served, ended and streamed on B; what one publishes reaches the session's
+ * GET stream on the other, and a client resuming with Last-Event-ID gets what it missed; an
+ * elicitation's answer POSTed to B reaches the call waiting on A; resource updates go to the
+ * subscribed sessions only; a single-use requestState opens once across both; a modern listen
+ * stream on B gets what A publishes. The Redis store and real processes: test/runtime/server/scale-out-redis.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type Handlers } from "../../../generated/dual/index.js";
+import { MemoryStore } from "../../../generated/dual/runtime/server/store.js";
+import { CC, PV, defaultHeaders, parseSse, type Msg } from "../../helpers/server-harness.js";
+
+const MODERN = "2026-07-28";
+const LEGACY = "2025-11-25";
+const SECRET = "a secret both servers of the test share";
+const elicit = {
+  method: "elicitation/create",
+  params: {
+    mode: "form",
+    message: "Name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+  },
+};
+
+const closers: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** Limits both servers of a pair take: the HTTP transport's, and the legacy sessions'. */
+interface Limits {
+  listen?: { maxSessionsPerClient?: number };
+  legacy?: { maxSubscriptionBytes?: number };
+}
+
+/** Two servers (A, B) on one store, listening; `name` tells their answers apart. */
+async function pair(limits: Limits = {}) {
+  const store = new MemoryStore();
+  const make = async (name: string) => {
+    const handlers: Handlers = {
+      "tools/list": () => ({ tools: [{ name: "ask", inputSchema: { type: "object" } }] }),
+      "tools/call": (params, ctx) => {
+        if (params.name === "whoami") return { content: [{ type: "text", text: name }] };
+        const answer = ctx.inputResponses.name as { content?: { name?: string } } | undefined;
+        if (!answer) return ctx.inputRequired({ name: elicit }, { asked: name });
+        const asked = (ctx.state as { asked: string }).asked;
+        return {
+          content: [{ type: "text", text: `${answer.content?.name} asked by ${asked} on ${name}` }],
+        };
+      },
+      "resources/list": () => ({ resources: [] }),
+      "resources/read": (params) => ({ contents: [{ uri: params.uri, text: "" }] }),
+    };
+    const server = createServer({
+      info: { name, version: "1.0.0" },
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+      handlers,
+      store,
+      secret: SECRET,
+      requestStateSingleUse: true,
+      log: () => undefined,
+      ...(limits.legacy ? { legacy: limits.legacy } : {}),
+    });
+    const handle = await server.listen({ port: 0, ...limits.listen });
+    closers.push(
+      () => handle.close(0),
+      () => server.close(),
+    );
+    const post = (body: Msg, headers: Record<string, string> = {}) =>
+      fetch(handle.url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const stream = (session: string, lastEventId?: string) => {
+      const controller = new AbortController();
+      closers.push(() => controller.abort());
+      return fetch(handle.url, {
+        method: "GET",
+        headers: {
+          "Mcp-Session-Id": session,
+          Accept: "text/event-stream",
+          ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+        },
+        signal: controller.signal,
+      }).then((res) => ({
+        res,
+        reader: res.body!.pipeThrough(new TextDecoderStream()).getReader(),
+        controller,
+      }));
+    };
+    return { server, url: handle.url, post, stream };
+  };
+  return { store, a: await make("A"), b: await make("B") };
+}
+
+type Server = Awaited<ReturnType<typeof pair>>["a"];
+
+/** Opens a legacy session on `server`: its id. */
+async function open(server: Server): Promise<string> {
+  const opened = await server.post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  expect(opened.status).toBe(200);
+  const session = opened.headers.get("mcp-session-id")!;
+  await opened.text();
+  const headers = { "Mcp-Session-Id": session, "MCP-Protocol-Version": LEGACY };
+  expect(
+    (await server.post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status,
+  ).toBe(202);
+  return session;
+}
+
+const onSession = (session: string) => ({
+  "Mcp-Session-Id": session,
+  "MCP-Protocol-Version": LEGACY,
+});
+
+/** Reads events from `reader` until `count` messages have come (or 5 s pass): each with its SSE id. */
+async function events(reader: ReadableStreamDefaultReader<string>, count: number) {
+  let text = "";
+  const parsed = () => text.split("\n\n").filter((block) => block.includes("data:"));
+  const deadline = Date.now() + 5000;
+  while (parsed().length < count && Date.now() < deadline) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = await Promise.race([
+      reader.read(),
+      new Promise<{ done: true; value: undefined }>((resolve) => {
+        timer = setTimeout(() => resolve({ done: true, value: undefined }), deadline - Date.now());
+      }),
+    ]);
+    clearTimeout(timer);
+    if (read.done) break;
+    text += read.value;
+  }
+  return parsed().map((block) => ({
+    id: /^id: (.*)$/m.exec(block)?.[1],
+    message: parseSse(block)[0]!,
+  }));
+}
+
+describe("two servers sharing a MemoryStore", () => {
+  it("a session opened on A is served on B, and ended on B it is gone on A", async () => {
+    const { a, b } = await pair();
+    const session = await open(a);
+    const called = await b.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } },
+      onSession(session),
+    );
+    expect(called.status).toBe(200);
+    expect(((await called.json()) as Msg).result.content[0].text).toBe("B");
+    expect(
+      (await fetch(b.url, { method: "DELETE", headers: { "Mcp-Session-Id": session } })).status,
+    ).toBe(204);
+    expect(
+      (await a.post({ jsonrpc: "2.0", id: 3, method: "ping" }, onSession(session))).status,
+    ).toBe(404);
+    expect(
+      (
+        await fetch(a.url, {
+          method: "GET",
+          headers: { "Mcp-Session-Id": session, Accept: "text/event-stream" },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it("a list change published on A reaches the session's GET stream on B; a client resuming on A gets what it missed", async () => {
+    const { a, b } = await pair();
+    const session = await open(a);
+    const first = await b.stream(session);
+    expect(first.res.status).toBe(200);
+    a.server.publish({ method: "notifications/tools/list_changed" });
+    const [got] = await events(first.reader, 1);
+    expect(got!.message).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(got!.id).toMatch(/^\d+-\d+$/);
+    first.controller.abort();
+    // Published while no stream is open (twice, from B): kept, replayed after the id the client had.
+    b.server.publish({ method: "notifications/tools/list_changed" });
+    b.server.publish({ method: "notifications/tools/list_changed" });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const resumed = await a.stream(session, got!.id);
+    const replayed = await events(resumed.reader, 2);
+    expect(replayed).toHaveLength(2);
+    expect(replayed.map((e) => e.id)).not.toContain(got!.id);
+    // A stream without Last-Event-ID gets only what comes next.
+    resumed.controller.abort();
+    const fresh = await b.stream(session);
+    a.server.publish({ method: "notifications/tools/list_changed" });
+    expect(await events(fresh.reader, 1)).toHaveLength(1);
+  });
+
+  it("an elicitation asked on A's stream and answered by a POST to B completes the call on A", async () => {
+    const { a, b } = await pair();
+    const session = await open(a);
+    const call = await a.post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } },
+      onSession(session),
+    );
+    const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const [asked] = await events(reader, 1);
+    expect(asked!.message.method).toBe("elicitation/create");
+    const answered = await b.post(
+      {
+        jsonrpc: "2.0",
+        id: asked!.message.id,
+        result: { action: "accept", content: { name: "Ada" } },
+      },
+      onSession(session),
+    );
+    expect(answered.status).toBe(202);
+    const [result] = await events(reader, 1);
+    expect(result!.message.result.content[0].text).toBe("Ada asked by A on A");
+  });
+
+  it("a resource update published on B reaches the subscribed session's stream on A, and no other session", async () => {
+    const { a, b } = await pair();
+    const subscribed = await open(a);
+    const other = await open(b);
+    expect(
+      (
+        await b.post(
+          { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "test://x" } },
+          onSession(subscribed),
+        )
+      ).status,
+    ).toBe(200);
+    const mine = await a.stream(subscribed);
+    const theirs = await a.stream(other);
+    b.server.publish({ method: "notifications/resources/updated", params: { uri: "test://x" } });
+    b.server.publish({ method: "notifications/resources/updated", params: { uri: "test://y" } });
+    b.server.publish({ method: "notifications/tools/list_changed" });
+    const got = await events(mine.reader, 2);
+    expect(got.map((e) => e.message)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://x" } },
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+    ]);
+    const theirsGot = await events(theirs.reader, 1);
+    expect(theirsGot.map((e) => e.message.method)).toEqual(["notifications/tools/list_changed"]);
+    // Unsubscribed on A: the next update goes nowhere.
+    await a.post(
+      { jsonrpc: "2.0", id: 3, method: "resources/unsubscribe", params: { uri: "test://x" } },
+      onSession(subscribed),
+    );
+    b.server.publish({ method: "notifications/resources/updated", params: { uri: "test://x" } });
+    b.server.publish({ method: "notifications/tools/list_changed" });
+    expect((await events(mine.reader, 1)).map((e) => e.message.method)).toEqual([
+      "notifications/tools/list_changed",
+    ]);
+  });
+
+  it("a single-use requestState minted on A opens once: on B, then refused on A", async () => {
+    const { a, b } = await pair();
+    const meta = { [PV]: MODERN, [CC]: { elicitation: {} } };
+    const ask = (server: Server, extra: Msg = {}) => {
+      const message = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { _meta: meta, name: "ask", arguments: {}, ...extra },
+      };
+      return server
+        .post(message, defaultHeaders(message, MODERN))
+        .then((res) => res.json() as Promise<Msg>);
+    };
+    const first = await ask(a);
+    const requestState = first.result.requestState as string;
+    expect(requestState).toBeTruthy();
+    const retry = {
+      requestState,
+      inputResponses: { name: { action: "accept", content: { name: "Lin" } } },
+    };
+    expect((await ask(b, retry)).result.content[0].text).toBe("Lin asked by A on B");
+    expect((await ask(a, retry)).error).toMatchObject({
+      code: -32602,
+      message: "Invalid params: requestState integrity check failed (replayed)",
+    });
+  });
+
+  it("a modern listen stream on B gets a notification published on A", async () => {
+    const { a, b } = await pair();
+    const message = {
+      jsonrpc: "2.0",
+      id: "sub",
+      method: "subscriptions/listen",
+      params: { _meta: { [PV]: MODERN, [CC]: {} }, notifications: { toolsListChanged: true } },
+    };
+    const res = await b.post(message, defaultHeaders(message, MODERN));
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    closers.push(() => reader.cancel());
+    expect((await events(reader, 1))[0]!.message.method).toBe(
+      "notifications/subscriptions/acknowledged",
+    );
+    expect(a.server.publish({ method: "notifications/tools/list_changed" })).toBe(0);
+    const [got] = await events(reader, 1);
+    expect(got!.message.method).toBe("notifications/tools/list_changed");
+  });
+  it("one client's sessions are counted in the store: past maxSessionsPerClient, opened on A and B, its least recently used is ended on both", async () => {
+    const { a, b } = await pair({ listen: { maxSessionsPerClient: 2 } });
+    const ping = (server: Server, session: string) =>
+      server.post({ jsonrpc: "2.0", id: 9, method: "ping" }, onSession(session));
+    const first = await open(a);
+    const second = await open(b);
+    // The first is used after the second was opened: the second is now the least recently used.
+    expect((await ping(b, first)).status).toBe(200);
+    const third = await open(a);
+    for (const server of [a, b]) {
+      expect((await ping(server, second)).status).toBe(404);
+      expect((await ping(server, first)).status).toBe(200);
+      expect((await ping(server, third)).status).toBe(200);
+    }
+  });
+
+  it("a session's subscriptions hold at most maxSubscriptionBytes of URIs, whichever server took them", async () => {
+    const { a, b } = await pair({ legacy: { maxSubscriptionBytes: 100 } });
+    const session = await open(a);
+    const subscribe = async (server: Server, id: number, uri: string) =>
+      (await (
+        await server.post(
+          { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } },
+          onSession(session),
+        )
+      ).json()) as Msg;
+    const unsubscribe = (server: Server, uri: string) =>
+      server.post(
+        { jsonrpc: "2.0", id: 7, method: "resources/unsubscribe", params: { uri } },
+        onSession(session),
+      );
+    const sixty = `test://${"a".repeat(53)}`;
+    const fifty = `test://${"b".repeat(43)}`;
+    expect((await subscribe(a, 2, sixty)).result).toEqual({});
+    // B holds its copy of the session: it knows A's 60 bytes, so 50 more are refused there.
+    const refused = await subscribe(b, 3, fifty);
+    expect(refused.error.code).toBe(-32600);
+    expect(refused.error.message).toContain("100 bytes");
+    // Given back on unsubscribe (on B), taken on A.
+    await (await unsubscribe(b, sixty)).text();
+    expect((await subscribe(a, 4, fifty)).result).toEqual({});
+  });
+});
