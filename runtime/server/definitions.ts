@@ -23,6 +23,8 @@ import {
   type SchemaCheckResult,
 } from "../schema/json-schema.js";
 import { MAX_URI_LENGTH, UriTemplate, type UriVariables } from "./uri-template.js";
+import type { HeaderAnnotation } from "../shared/param-headers.js";
+import { annotationsOfSchema, TOOL_ANNOTATIONS, type Annotated } from "./tool-annotations.js";
 
 /** The revision's features, as the generator read them from the schema (see `generator/ir/features.ts`). */
 export interface Features {
@@ -144,6 +146,8 @@ interface Entry<D> {
 interface ToolEntry extends Entry<ToolDefinition<never>> {
   input: SchemaCheck;
   output: SchemaCheck | null;
+  /** Its `x-mcp-header` annotations, read from its input schema when first asked for (HTTP only). */
+  annotations?: readonly HeaderAnnotation[] | undefined;
 }
 
 interface TemplateEntry extends Entry<ResourceTemplateDefinition> {
@@ -244,7 +248,10 @@ export class Definitions {
     const { tools, resources, prompts, completion } = this.features;
     const handlers: Record<string, Handler> = {};
     if (tools) {
-      handlers[tools.list] = (params) => this.page(this.tools, tools.items, params);
+      const list: Handler & Annotated = (params) => this.page(this.tools, tools.items, params);
+      // The dispatcher's envelope stage asks the definitions for a call's annotations.
+      list[TOOL_ANNOTATIONS] = (name) => this.toolAnnotations(name);
+      handlers[tools.list] = list;
       handlers[tools.call] = (params, ctx) => this.call(params, ctx);
     }
     if (resources) {
@@ -261,6 +268,17 @@ export class Definitions {
     }
     if (completion) handlers[completion.method] = (params) => this.complete(params);
     return handlers;
+  }
+
+  /** The `x-mcp-header` annotations of a defined tool's input schema (none for an unknown tool). */
+  toolAnnotations(name: string): readonly HeaderAnnotation[] | undefined {
+    const tool = this.tools.get(name);
+    if (tool === undefined) return undefined;
+    if (!Object.hasOwn(tool, "annotations"))
+      tool.annotations = annotationsOfSchema(
+        fieldsOf(tool.definition)[this.features.tools!.inputSchema],
+      );
+    return tool.annotations;
   }
 
   /** The features that have definitions, by the server capability that gates them. */

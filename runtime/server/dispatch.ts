@@ -39,13 +39,13 @@ import {
 import { serverProtocol, type Protocol } from "./protocol.js";
 import {
   negotiated,
-  refusedByEnvelope,
   initializeEraVersion,
   refusedStateless,
   type StatefulLifecycle,
   type StatelessLifecycle,
 } from "./lifecycle.js";
 import { Subscriptions, type Published } from "./subscriptions.js";
+import { EnvelopeStage } from "./envelope.js";
 import { STORE_KEYS, type Store } from "./store.js";
 import type { Principal } from "../auth/http-auth.js";
 import { checkInput } from "../schema/checks.js";
@@ -184,6 +184,8 @@ export class Dispatcher implements MessageHandler {
   private readonly origin: string | undefined;
   private unlisten: (() => void) | null = null;
   private closed = false;
+  /** The request's envelope (over HTTP, its headers) against its body. */
+  private readonly envelope: EnvelopeStage;
 
   constructor(
     private readonly protocol: Protocol,
@@ -238,6 +240,12 @@ export class Dispatcher implements MessageHandler {
             options.legacy,
           )
         : null;
+    this.envelope = new EnvelopeStage(
+      protocol,
+      handlers,
+      (request, delivery) => this.handle(request, delivery),
+      (message) => this.log(message),
+    );
     this.store = options.store;
     if (this.store) {
       this.origin = randomNonce();
@@ -326,8 +334,10 @@ export class Dispatcher implements MessageHandler {
    * may return never rejects.
    */
   handleRequest(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
+    const pending = this.envelope.pending(request, delivery);
+    if (pending !== null) return pending.then(() => this.handleRequest(request, delivery));
     try {
-      return this.request(request, delivery);
+      return this.envelope.sent(request, delivery, this.request(request, delivery));
     } catch (error) {
       return this.escaped(request, error);
     }
@@ -399,6 +409,7 @@ export class Dispatcher implements MessageHandler {
       request,
       params,
       delivery,
+      this.envelope,
     );
     if (refused) {
       if (!this.legacy) this.hintLegacy(params);
@@ -450,7 +461,7 @@ export class Dispatcher implements MessageHandler {
       isRecord(params._meta) && params._meta[lifecycle.protocolVersionKey] !== undefined;
     if (!modern && legacy.claims(request, delivery)) {
       // The headers a legacy client does send (Mcp-Method, Mcp-Name…) must agree with the body too.
-      const refused = refusedByEnvelope(request, params, delivery);
+      const refused = this.envelope.refused(request, params, delivery);
       if (refused) return this.refuse(request.id, refused);
       return legacy.request(request, params, delivery);
     }
@@ -476,7 +487,7 @@ export class Dispatcher implements MessageHandler {
     delivery: Delivery,
   ): Outcome | Promise<Outcome> {
     const { protocol } = this;
-    const refused = refusedByEnvelope(request, params, delivery);
+    const refused = this.envelope.refused(request, params, delivery);
     if (refused) return this.refuse(request.id, refused);
     if (request.method === lifecycle.initialize) {
       // One connection is one session: what the client declares here holds for its later requests.

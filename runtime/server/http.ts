@@ -20,12 +20,7 @@ import {
   SERVER_BUSY,
   tooDeepError,
 } from "../shared/jsonrpc.js";
-import type {
-  JsonRpcErrorObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-} from "../shared/jsonrpc.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
 import {
   isThenable,
   LazyAbort,
@@ -38,7 +33,6 @@ import {
   ACCEPTS_ANY,
   acceptance,
   bodyPending,
-  checkHeaders,
   NO_HEADER_RULES,
   hostAllowed,
   isIdentityEncoding,
@@ -48,7 +42,6 @@ import {
   type HeaderRules,
 } from "../shared/http-headers.js";
 import { admissionLimits, Budget, ClientBudgets, type AdmissionLimits } from "./admission.js";
-import { headerAnnotations, type HeaderAnnotation } from "../shared/param-headers.js";
 
 export { DEFAULT_ADMISSION, type AdmissionLimits } from "./admission.js";
 export { headerRulesOf, NO_HEADER_RULES, type HeaderRules } from "../shared/http-headers.js";
@@ -264,9 +257,6 @@ export function createHttpHandler(
       (record) => handler.endSession?.(record),
     ),
     auth: options.auth,
-    toolHeaders: new Map(),
-    toolsListed: null,
-    toolsKnown: false,
     log: (message) => {
       if (handler.log !== undefined) handler.log(message);
       else console.error(message);
@@ -318,12 +308,6 @@ interface Config {
   shared: SharedSessions | undefined;
   /** The guard `HttpOptions.auth` put in front of the endpoint, asked again once a body is read. */
   auth: HttpGuard | undefined;
-  /** Tool name → its `x-mcp-header` annotations, learned from the tool listings this server sends. */
-  toolHeaders: Map<string, readonly HeaderAnnotation[]>;
-  /** The process's own tool listing, once a call to a tool it had not listed started it. */
-  toolsListed: Promise<void> | null;
-  /** That listing has finished (calls no longer wait for it). */
-  toolsKnown: boolean;
   log(message: string): void;
   // The checks of header values, each remembering its last value: a client's requests repeat the
   // same headers, and parsing them anew cost every request a dozen objects.
@@ -753,15 +737,6 @@ class Exchange extends LazyAbort implements Delivery {
       const refusal = config.auth?.authorize?.(this.req, request.method, targetOf(config, request));
       if (refusal) return sendRefusal(this.req, res, refusal);
       this.request = request;
-      // A call to a tool this process has not listed waits for the process's one listing of its
-      // own, so that its Mcp-Param-* headers can be checked.
-      if (!config.toolsKnown && callsUnlistedTool(config, request)) {
-        config.toolsListed ??= listTools(config, request).finally(() => (config.toolsKnown = true));
-        config.toolsListed
-          .then(() => this.dispatch(request))
-          .catch((error: unknown) => failed(config, res, error));
-        return;
-      }
       this.dispatch(request);
     } else {
       let outcome: unknown;
@@ -845,16 +820,9 @@ class Exchange extends LazyAbort implements Delivery {
     this.keepAlive = undefined;
   }
 
-  /** The headers that mirror the body, against it (the dispatcher calls this). */
-  checkEnvelope(request: {
-    method: string;
-    params: Record<string, unknown>;
-  }): JsonRpcErrorObject | null {
-    const { rules, toolHeaders } = this.config;
-    const tool = rules.tools !== null && request.method === rules.tools.call ? rules.tools : null;
-    const name = tool === null ? undefined : request.params[tool.name];
-    const annotations = typeof name === "string" ? toolHeaders.get(name) : undefined;
-    return checkHeaders(this.req.headers, request, rules, annotations);
+  /** The request's headers, for the dispatcher's envelope stage. */
+  get headers(): IncomingMessage["headers"] {
+    return this.req.headers;
   }
 
   header(name: string): string | undefined {
@@ -922,8 +890,6 @@ class Exchange extends LazyAbort implements Delivery {
     if (this.aborted || res.destroyed) return;
 
     let response = outcome.response;
-    if (response !== null && "result" in response)
-      learnTools(this.config, request, response.result);
     let line = response === null ? undefined : serialize(response);
     let status = outcome.httpStatus;
     if (response !== null && line === undefined) {
@@ -964,91 +930,6 @@ class Exchange extends LazyAbort implements Delivery {
     res.writeHead(status, headers);
     res.end(line);
   }
-}
-
-/** Most tools whose header annotations a server remembers; past it the oldest are forgotten. */
-const MAX_KNOWN_TOOLS = 10_000;
-
-/**
- * Remembers the `x-mcp-header` annotations of the tools a listing sends, so that calls to them can
- * be checked against their `Mcp-Param-*` headers. A process checks the tools it has listed.
- */
-function learnTools(
-  config: Config,
-  request: JsonRpcRequest,
-  result: Record<string, unknown>,
-): void {
-  const tools = config.rules.tools;
-  if (tools === null || request.method !== tools.list) return;
-  const items = result[tools.items];
-  if (!Array.isArray(items)) return;
-  for (const item of items) {
-    if (typeof item !== "object" || item === null) continue;
-    const name = (item as Record<string, unknown>)[tools.name];
-    if (typeof name !== "string") continue;
-    const found = headerAnnotations((item as Record<string, unknown>)[tools.schema]);
-    config.toolHeaders.delete(name);
-    if (found.ok && found.annotations.length > 0) config.toolHeaders.set(name, found.annotations);
-    if (config.toolHeaders.size > MAX_KNOWN_TOOLS)
-      config.toolHeaders.delete(config.toolHeaders.keys().next().value!);
-  }
-}
-
-/** Whether `request` calls a tool whose annotations this process has not learned. */
-function callsUnlistedTool(config: Config, request: JsonRpcRequest): boolean {
-  const tools = config.rules.tools;
-  if (tools === null || request.method !== tools.call) return false;
-  const name = request.params?.[tools.name];
-  return typeof name === "string" && !config.toolHeaders.has(name);
-}
-
-/** Pages of its own tool listing a process reads to learn the tools' header annotations. */
-const MAX_LISTING_PAGES = 100;
-
-/**
- * Lists the server's tools through its own handler, as the client of `request` would (its `_meta`),
- * and learns their annotations: a process behind a load balancer may get a call before it has
- * answered any listing. Never fails: without a listing, calls are checked as before.
- */
-async function listTools(config: Config, request: JsonRpcRequest): Promise<void> {
-  const tools = config.rules.tools!;
-  const meta = request.params?.["_meta"];
-  let cursor: string | undefined;
-  try {
-    for (let page = 0; page < MAX_LISTING_PAGES; page++) {
-      const params: Record<string, unknown> = {};
-      if (meta !== undefined) params["_meta"] = meta;
-      if (cursor !== undefined && config.rules.cursor) params[config.rules.cursor.param] = cursor;
-      const listing: JsonRpcRequest = {
-        jsonrpc: "2.0",
-        id: `mcp-gen-listing-${page}`,
-        method: tools.list,
-        params,
-      };
-      const outcome = await config.handler.handle(listing, new ListingDelivery());
-      const response = outcome.response;
-      if (response === null || !("result" in response)) return;
-      learnTools(config, listing, response.result);
-      const next = config.rules.cursor ? response.result[config.rules.cursor.result] : undefined;
-      if (typeof next !== "string") return;
-      cursor = next;
-    }
-  } catch (error) {
-    config.log(
-      `mcp http: listing the tools to check Mcp-Param headers failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
-/** The delivery of the process's own tool listing: nothing to notify, never cancelled. */
-class ListingDelivery implements Delivery {
-  private controller: AbortController | null = null;
-
-  get signal(): AbortSignal {
-    return (this.controller ??= new AbortController()).signal;
-  }
-
-  notify(): void {}
 }
 
 /** The delivery of a notification or response: the exchange's signal and session, no stream. */

@@ -1,8 +1,8 @@
 /**
  * The lifecycle checks a request passes before the dispatcher serves it: on a stateless revision
- * its `_meta` (present, with the keys the revision requires and the client's capabilities), the
- * transport's envelope and the protocol version, in that order; on a stateful one the envelope,
- * and the handshake's version negotiation. Each check says why a request is refused, or `null`; the
+ * its `_meta` (present, with the keys the revision requires and the client's capabilities), its
+ * envelope (the dispatcher's envelope stage) and the protocol version, in that order; on a stateful
+ * one the envelope, and the handshake's version negotiation. Each check says why a request is refused, or `null`; the
  * dispatcher turns a refusal into the error answer. Keys, methods and error codes come from the
  * generated `Protocol`. Revision-independent; copied verbatim into generated output.
  */
@@ -13,6 +13,7 @@ import {
   type JsonRpcRequest,
 } from "../shared/jsonrpc.js";
 import type { Delivery } from "./transport.js";
+import type { EnvelopeStage } from "./envelope.js";
 import type { Protocol } from "./protocol.js";
 
 /** The lifecycle of a revision that carries the protocol version and capabilities in every request's `_meta`. */
@@ -32,6 +33,8 @@ export function refusedStateless(
   request: JsonRpcRequest,
   params: Record<string, unknown>,
   delivery: Delivery,
+  /** The dispatcher's envelope stage: the request's envelope (its HTTP headers) against the body. */
+  envelope: Pick<EnvelopeStage, "refused">,
 ): JsonRpcErrorObject | null {
   const meta = params._meta;
   if (!isRecord(meta)) {
@@ -61,8 +64,8 @@ export function refusedStateless(
       code: ErrorCode.InvalidParams,
       message: `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`,
     };
-  const envelope = refusedByEnvelope(request, params, delivery);
-  if (envelope) return envelope;
+  const refused = envelope.refused(request, params, delivery);
+  if (refused) return refused;
   const requested = meta[lifecycle.protocolVersionKey];
   if (typeof requested !== "string" || !supportedVersions.includes(requested))
     return {
@@ -83,21 +86,6 @@ export function initializeEraVersion(
 ): string | null {
   const handshake = params[protocol.handshakeVersionParam];
   return !isRecord(params._meta) && typeof handshake === "string" ? handshake : null;
-}
-
-/** The transport's checks of a request against its envelope (over HTTP, the headers against the body). */
-export function refusedByEnvelope(
-  request: JsonRpcRequest,
-  params: Record<string, unknown>,
-  delivery: Delivery,
-): JsonRpcErrorObject | null {
-  if (!delivery.checkEnvelope) return null;
-  // The request itself when it has its params: no copy on the common path.
-  const envelope =
-    request.params === params
-      ? (request as { method: string; params: Record<string, unknown> })
-      : { method: request.method, params };
-  return delivery.checkEnvelope(envelope) ?? null;
 }
 
 /**

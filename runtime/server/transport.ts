@@ -23,12 +23,8 @@
  * - complete, completion: the protocol's words only (the result type that is not `input_required`;
  *   argument completion).
  */
-import type {
-  JsonRpcErrorObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-} from "../shared/jsonrpc.js";
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
+import type { RequestHeaders } from "../shared/http-headers.js";
 import type { Principal } from "../auth/http-auth.js";
 import type { Store } from "./store.js";
 
@@ -67,14 +63,10 @@ export interface Delivery {
    */
   readonly auth?: Principal | undefined;
   /**
-   * Transport-level checks of a well-formed request against its envelope (HTTP headers against the
-   * body). The dispatcher calls it after it has checked the request's `_meta` and before it checks
-   * the protocol version, and answers with the error it returns, if any.
+   * The headers the request came with (HTTP; lower-case names), as received: the envelope the
+   * dispatcher checks against the body (envelope.ts). Absent where messages have no envelope (stdio).
    */
-  checkEnvelope?(request: {
-    method: string;
-    params: Record<string, unknown>;
-  }): JsonRpcErrorObject | null;
+  readonly headers?: RequestHeaders | undefined;
   /** A request header's value (HTTP; lower-case name), for the rules that read one directly. */
   header?(name: string): string | undefined;
 }

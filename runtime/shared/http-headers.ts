@@ -1,11 +1,12 @@
 /**
- * What the Streamable HTTP transport checks in a request's headers before the dispatcher sees it:
- * which media types `Accept` allows, the JSON `Content-Type`, `Host` and `Origin` (DNS-rebinding
- * protection), and the request metadata headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`)
- * against the body. Pure functions of header values. Revision-independent; copied verbatim into
+ * What the Streamable HTTP transport checks in a request's headers before the dispatcher sees it
+ * (which media types `Accept` allows, the JSON `Content-Type`, `Host` and `Origin` for DNS-rebinding
+ * protection), and what the dispatcher's envelope stage checks once the body is parsed: the request
+ * metadata headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) against the
+ * body, by the rules of its protocol description. Pure functions of header values. Revision-independent; copied verbatim into
  * generated output.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
 import {
   annotatedValue,
@@ -17,12 +18,17 @@ import {
 import { ErrorCode, isRecord } from "./jsonrpc.js";
 import type { ProtocolDescription } from "./protocol.js";
 
+/** A request's headers as `node:http` gives them: lower-case names, repeated ones as arrays. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
 /** Which body fields the request metadata headers mirror: revision data (`headerRulesOf`); override per server. */
 export interface HeaderRules {
   /** Methods whose request is named by a param, which `Mcp-Name` mirrors: method → param. */
   readonly nameParams: Readonly<Record<string, string>>;
+  /** The params field holding the request's metadata (`_meta`); `null`: none is read. */
+  readonly meta: string | null;
   /**
-   * The `params._meta` key that `MCP-Protocol-Version` mirrors. A request that carries it belongs
+   * The key of the metadata (`meta`) that `MCP-Protocol-Version` mirrors. A request that carries it belongs
    * to the per-request-metadata era, where the mirrored headers are required; a request without it
    * (initialize era) is checked only against the headers it does carry. `null`: no request requires them.
    */
@@ -30,19 +36,14 @@ export interface HeaderRules {
   /** The JSON-RPC error code for headers that are missing, malformed or disagree with the body. */
   readonly mismatchCode: number;
   /**
-   * The tool listing and calling methods and fields, for the `Mcp-Param-*` headers a call mirrors
-   * from its arguments (`x-mcp-header` in the tool's input schema); null: none.
+   * The tool calling method and its fields, for the `Mcp-Param-*` headers a call mirrors from its
+   * arguments (`x-mcp-header` in the tool's input schema); null: none.
    */
   readonly tools: {
-    readonly list: string;
     readonly call: string;
-    readonly items: string;
     readonly name: string;
     readonly arguments: string;
-    readonly schema: string;
   } | null;
-  /** The cursor of paginated lists (the param asking for a page, the result field naming the next): how a process pages through its own tool listing. */
-  readonly cursor: { readonly param: string; readonly result: string } | null;
 }
 
 /**
@@ -51,19 +52,21 @@ export interface HeaderRules {
  */
 export const NO_HEADER_RULES: HeaderRules = {
   nameParams: {},
+  meta: null,
   protocolVersionMetaKey: null,
   mismatchCode: ErrorCode.InvalidRequest,
   tools: null,
-  cursor: null,
 };
 
 /**
  * A revision's header rules, read from its protocol description: each method's target param, the
  * `_meta` key carrying the protocol version (stateless revisions; the initialize era has none), the
  * mismatch error (else JSON-RPC's invalid request: the initialize era defines no such headers), the
- * tool methods.
+ * tool call's fields.
  */
-export function headerRulesOf(protocol: ProtocolDescription): HeaderRules {
+export function headerRulesOf(
+  protocol: Pick<ProtocolDescription, "methods" | "envelope" | "lifecycle" | "errors" | "tools">,
+): HeaderRules {
   const nameParams = Object.fromEntries(
     Object.entries(protocol.methods).flatMap(([method, spec]) =>
       spec.target === null ? [] : [[method, spec.target]],
@@ -71,11 +74,18 @@ export function headerRulesOf(protocol: ProtocolDescription): HeaderRules {
   );
   return {
     nameParams,
+    meta: protocol.envelope.meta,
     protocolVersionMetaKey:
       protocol.lifecycle.kind === "stateless" ? protocol.lifecycle.protocolVersionKey : null,
     mismatchCode: protocol.errors.headerMismatch ?? NO_HEADER_RULES.mismatchCode,
-    tools: protocol.tools,
-    cursor: protocol.cursor,
+    tools:
+      protocol.tools === null
+        ? null
+        : {
+            call: protocol.tools.call,
+            name: protocol.tools.name,
+            arguments: protocol.tools.arguments,
+          },
   };
 }
 
@@ -233,7 +243,7 @@ export function originAllowed(value: string, allowed: readonly string[]): boolea
 }
 
 // ---------------------------------------------------------------------------
-// Request metadata headers against the body (Delivery.checkEnvelope)
+// Request metadata headers against the body (the dispatcher's envelope stage, server/envelope.ts)
 // ---------------------------------------------------------------------------
 
 function json(value: unknown): string | undefined {
@@ -251,7 +261,7 @@ const shown = (value: unknown): string => {
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 };
 
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+function headerValue(headers: RequestHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
@@ -261,7 +271,7 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
  * the `Mcp-Param-*` headers its tool's `annotations` name (when the server has listed the tool).
  */
 export function checkHeaders(
-  headers: IncomingHttpHeaders,
+  headers: RequestHeaders,
   request: { method: string; params: Record<string, unknown> },
   rules: HeaderRules,
   annotations?: readonly HeaderAnnotation[],
@@ -270,7 +280,7 @@ export function checkHeaders(
     code: rules.mismatchCode,
     message: `Header mismatch: ${message}`,
   });
-  const meta = request.params["_meta"];
+  const meta = rules.meta === null ? undefined : request.params[rules.meta];
   const bodyVersion =
     isRecord(meta) && rules.protocolVersionMetaKey !== null
       ? meta[rules.protocolVersionMetaKey]
@@ -340,7 +350,7 @@ export function checkHeaders(
 
 /** One `Mcp-Param-*` header against the argument it mirrors: what is wrong, or null. */
 function checkParamHeader(
-  headers: IncomingHttpHeaders,
+  headers: RequestHeaders,
   annotation: HeaderAnnotation,
   value: unknown,
   /** Whether the client must mirror headers (as for `Mcp-Name`: it sent its version in `_meta`). */

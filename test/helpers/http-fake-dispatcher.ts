@@ -1,7 +1,7 @@
 /**
  * A stand-in for the generated dispatcher behind the Streamable HTTP transport tests: it checks
- * `_meta` itself, then calls checkEnvelope, then the version, in the order the generated
- * dispatcher does; a few tools exercise the transport's framing (progress, slow, throws…). And
+ * `_meta` itself, then the headers the transport received against the body (the generated
+ * dispatcher's envelope stage, by `rules`), then the version, in the order the generated dispatcher does; a few tools exercise the transport's framing (progress, slow, throws…). And
  * `httpFixture()`, one transport on port 0 serving it, shared by the tests of a file.
  */
 import { afterAll, beforeAll } from "vitest";
@@ -10,6 +10,7 @@ import type { HttpServerHandle, ServeHttpOptions } from "../../runtime/server/ht
 import { ErrorCode, failure, isRecord, success } from "../../runtime/shared/jsonrpc.js";
 import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
 import type { Delivery, MessageHandler, Outcome } from "../../runtime/server/transport.js";
+import { checkHeaders, type HeaderRules } from "../../runtime/shared/http-headers.js";
 import { PV, RULES, VERSION } from "./http-wire.js";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -22,6 +23,9 @@ export interface Listen {
 }
 
 export class FakeDispatcher implements MessageHandler {
+  /** The header rules its envelope check applies (a generated dispatcher's come from its description). */
+  constructor(private readonly rules: HeaderRules = RULES) {}
+
   received: unknown[] = [];
   logs: string[] = [];
   /** Methods/tool names whose signal was aborted, with the reason. */
@@ -52,7 +56,10 @@ export class FakeDispatcher implements MessageHandler {
     const meta = params["_meta"];
     if (!isRecord(meta) || typeof meta[PV] !== "string")
       return error(ErrorCode.InvalidParams, "Invalid params: _meta", 400);
-    const envelope = delivery.checkEnvelope?.({ method, params }) ?? null;
+    const envelope =
+      delivery.headers === undefined
+        ? null
+        : checkHeaders(delivery.headers, { method, params }, this.rules);
     if (envelope !== null) return { response: failure(id, envelope), httpStatus: 400 };
     if (meta[PV] !== VERSION) return error(-32022, "Unsupported protocol version", 400);
     const ok = (result: Record<string, unknown>): Outcome => ({
@@ -199,7 +206,7 @@ export function httpFixture(): HttpFixture {
     get url() {
       return started(server).url;
     },
-    async start(options = {}, handler = new FakeDispatcher()) {
+    async start(options = {}, handler = new FakeDispatcher({ ...RULES, ...options.headerRules })) {
       const handle = await serveHttp(handler, { port: 0, headerRules: RULES, ...options });
       servers.push(handle);
       return handle;

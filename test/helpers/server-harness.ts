@@ -31,7 +31,7 @@ export interface ServerLike {
   dispatcher: {
     handle(
       message: unknown,
-      delivery: { notify(n: Msg): void; signal: AbortSignal; checkEnvelope?: unknown },
+      delivery: { notify(n: Msg): void; signal: AbortSignal; headers?: unknown },
     ): Promise<{ response: Msg | null; httpStatus: number }>;
   };
   serveStdio(options?: Record<string, unknown>): { closed: Promise<void>; close(): void };

@@ -1,7 +1,8 @@
 /**
  * The header checks of the Streamable HTTP transport (http-headers.ts): DNS-rebinding protection
- * (Host and Origin) and the request metadata headers the dispatcher asks for through checkEnvelope
- * (MCP-Protocol-Version, Mcp-Method, Mcp-Name and its Base64 form).
+ * (Host and Origin), and the request metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name
+ * and its Base64 form) the transport hands over with a request, which the dispatcher's envelope
+ * stage checks against the body (here a stand-in dispatcher, by the same `checkHeaders`).
  */
 import type { OutgoingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,8 @@ import { ErrorCode, failure, success } from "../../../runtime/shared/jsonrpc.js"
 import type { JsonRpcId } from "../../../runtime/shared/jsonrpc.js";
 import type { MessageHandler } from "../../../runtime/server/transport.js";
 import { httpFixture } from "../../helpers/http-fake-dispatcher.js";
-import { PV, errorOf, headersFor, post, raw, rpc } from "../../helpers/http-wire.js";
+import { checkHeaders } from "../../../runtime/shared/http-headers.js";
+import { PV, RULES, errorOf, headersFor, post, raw, rpc } from "../../helpers/http-wire.js";
 
 describe("Streamable HTTP transport", () => {
   const http = httpFixture();
@@ -140,7 +142,7 @@ describe("Streamable HTTP transport", () => {
     });
   });
 
-  describe("request metadata headers (checkEnvelope)", () => {
+  describe("request metadata headers (the envelope stage)", () => {
     async function expectMismatch(
       body: Record<string, unknown>,
       headers: Record<string, string | null>,
@@ -178,7 +180,9 @@ describe("Streamable HTTP transport", () => {
         async handle(message, delivery) {
           const m = message as { id: JsonRpcId; method: string; params?: Record<string, unknown> };
           const envelope =
-            delivery.checkEnvelope?.({ method: m.method, params: m.params ?? {} }) ?? null;
+            delivery.headers === undefined
+              ? null
+              : checkHeaders(delivery.headers, { method: m.method, params: m.params ?? {} }, RULES);
           return envelope === null
             ? { response: success(m.id, {}), httpStatus: 200 }
             : { response: failure(m.id, envelope), httpStatus: 400 };

@@ -1,13 +1,13 @@
 /**
  * The lifecycle checks (runtime/server/lifecycle.ts) on their own: what refuses a stateless revision's
- * request and in which order, the transport's envelope check, the handshake's version negotiation.
+ * request and in which order (the envelope stage's place among them), the handshake's version
+ * negotiation.
  * The description uses made-up keys, codes and params, so every name the checks use is shown to
  * come from it. (The dispatcher's rules over real revisions: server-dispatch-lifecycle.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import {
   negotiated,
-  refusedByEnvelope,
   refusedStateless,
   type StatelessLifecycle,
 } from "../../../runtime/server/lifecycle.js";
@@ -29,18 +29,18 @@ const PROTOCOL = {
 const SUPPORTED = ["v2", "v3"];
 const ENVELOPE_ERROR: JsonRpcErrorObject = { code: -1003, message: "header mismatch" };
 
-/** A delivery whose envelope check records what it was given and answers `refusal`. */
-function delivery(refusal: JsonRpcErrorObject | null = null) {
+const DELIVERY: Delivery = { notify: () => undefined, signal: new AbortController().signal };
+
+/** An envelope stage that records what it was given and answers `refusal`. */
+function envelope(refusal: JsonRpcErrorObject | null = null) {
   const checked: Array<{ method: string; params: Record<string, unknown> }> = [];
-  const d: Delivery = {
-    notify: () => undefined,
-    signal: new AbortController().signal,
-    checkEnvelope: (request) => {
-      checked.push(request);
+  const stage = {
+    refused: (request: JsonRpcRequest, params: Record<string, unknown>) => {
+      checked.push({ method: request.method, params });
       return refusal;
     },
   };
-  return { delivery: d, checked };
+  return { stage, checked };
 }
 
 const request = (params?: Record<string, unknown>): JsonRpcRequest =>
@@ -55,7 +55,7 @@ const meta = (overrides: Record<string, unknown> = {}) => ({
 });
 
 function refused(params: Record<string, unknown> | undefined, refusal?: JsonRpcErrorObject) {
-  const d = delivery(refusal ?? null);
+  const e = envelope(refusal ?? null);
   const req = request(params);
   const result = refusedStateless(
     PROTOCOL,
@@ -63,9 +63,10 @@ function refused(params: Record<string, unknown> | undefined, refusal?: JsonRpcE
     SUPPORTED,
     req,
     req.params ?? {},
-    d.delivery,
+    DELIVERY,
+    e.stage,
   );
-  return { result, checked: d.checked };
+  return { result, checked: e.checked };
 }
 
 describe("refusedStateless", () => {
@@ -133,25 +134,6 @@ describe("refusedStateless", () => {
         data: { supported: ["v2", "v3"], requested: version },
       });
     }
-  });
-});
-
-describe("refusedByEnvelope", () => {
-  it("passes the request itself when its params are the ones checked, else the method with those params", () => {
-    const d = delivery();
-    const req = request({ a: 1 });
-    expect(refusedByEnvelope(req, req.params!, d.delivery)).toBeNull();
-    expect(d.checked[0]).toBe(req);
-    const other = { b: 2 };
-    refusedByEnvelope(req, other, d.delivery);
-    expect(d.checked[1]).toEqual({ method: "x/list", params: { b: 2 } });
-  });
-
-  it("answers the transport's refusal, and nothing for a transport without envelope checks", () => {
-    const req = request({});
-    expect(refusedByEnvelope(req, {}, delivery(ENVELOPE_ERROR).delivery)).toBe(ENVELOPE_ERROR);
-    const { checkEnvelope: _none, ...plain } = delivery(ENVELOPE_ERROR).delivery;
-    expect(refusedByEnvelope(req, {}, plain as Delivery)).toBeNull();
   });
 });
 

@@ -54,7 +54,7 @@ function description(overrides: Partial<ProtocolDescription> = {}): ProtocolDesc
     inputRequiredResult: null,
     resultTypes: null,
     envelope: {
-      meta: "_meta",
+      meta: "x_meta",
       resultType: null,
       inputRequests: null,
       requestState: null,
@@ -201,11 +201,11 @@ describe("headerRulesOf", () => {
     };
     expect(headerRulesOf(description({ tools }))).toEqual({
       nameParams: { "things/get": "name" },
+      meta: "x_meta",
       // The initialize era requires no header: no _meta key makes them required.
       protocolVersionMetaKey: null,
       mismatchCode: -32001,
-      tools,
-      cursor: null,
+      tools: { call: "tools/call", name: "name", arguments: "arguments" },
     });
   });
 
