@@ -1,0 +1,71 @@
+/**
+ * What every part of the Streamable HTTP transport reads: its configuration, made once by
+ * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving. Revision-independent; copied verbatim into generated output.
+ */
+import type { ServerResponse } from "node:http";
+import { ErrorCode } from "../shared/jsonrpc.js";
+import type { Acceptance, HeaderRules } from "../shared/http-headers.js";
+import type { HttpGuard } from "../auth/http-auth.js";
+import type { MessageHandler } from "./transport.js";
+import type { Budget, ClientBudgets } from "./admission.js";
+import type { SharedSessions } from "./http-shared.js";
+import type { SessionStore } from "./http-sessions.js";
+import { sendError } from "./http-framing.js";
+
+export interface Config {
+  handler: MessageHandler;
+  path: string;
+  /** Whether `path` is its own normal form, so that a request URL equal to it is the endpoint. */
+  pathIsCanonical: boolean;
+  maxBodyBytes: number;
+  maxDepth: number;
+  /** Requests and body bytes this server holds. */
+  budget: Budget;
+  /** Requests and body bytes each client holds (`clientOf`). */
+  clients: ClientBudgets;
+  maxRequestsPerConnection: number;
+  maxBytesPerConnection: number;
+  /** The `Retry-After` value of refusals for load. */
+  retryAfter: string;
+  /** Which param names a request's target, for `auth.authorize` (the dispatcher checks headers itself). */
+  rules: HeaderRules;
+  keepAliveMs: number;
+  bodyTimeoutMs: number;
+  sessions: SessionStore;
+  /** The sessions, when the handler shares them with other processes through its store. */
+  shared: SharedSessions | undefined;
+  /** The guard `HttpOptions.auth` put in front of the endpoint, asked again once a body is read. */
+  auth: HttpGuard | undefined;
+  log(message: string): void;
+  // The checks of header values, each remembering its last value: a client's requests repeat the
+  // same headers, and parsing them anew cost every request a dozen objects.
+  hostAllowed: LastValue<boolean>;
+  originAllowed: LastValue<boolean>;
+  acceptance: LastValue<Acceptance>;
+  isJsonContentType: LastValue<boolean>;
+}
+
+/** A pure function of a header value, remembering what it gave for the last value it was given. */
+export class LastValue<T> {
+  private value: string | undefined = undefined;
+  private computed: T | undefined = undefined;
+
+  constructor(private readonly compute: (value: string) => T) {}
+
+  of(value: string): T {
+    if (value !== this.value || this.computed === undefined) {
+      this.computed = this.compute(value);
+      this.value = value;
+    }
+    return this.computed;
+  }
+}
+
+/** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
+export function failed(config: Config, res: ServerResponse, error: unknown): void {
+  config.log(
+    `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, "Internal error");
+  else res.destroy();
+}

@@ -1,0 +1,113 @@
+/**
+ * How the Streamable HTTP transport writes to the wire: one JSON body, SSE events, the refusals it
+ * sends itself before a body is read (for load, or for what its headers say); and how it reads a
+ * body's UTF-8. Revision-independent; copied verbatim into generated output.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { failure, SERVER_BUSY } from "../shared/jsonrpc.js";
+import type { JsonRpcResponse } from "../shared/jsonrpc.js";
+import { bodyPending } from "../shared/http-headers.js";
+import type { Config } from "./http-config.js";
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache",
+  // Asks reverse proxies (nginx) not to buffer the stream.
+  "X-Accel-Buffering": "no",
+} as const;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body as text, as a strict UTF-8 decoder gives it (throwing on invalid UTF-8, dropping a
+ * leading byte order mark). Invalid UTF-8 always decodes to some U+FFFD, so only a body showing
+ * one goes through the strict decoder.
+ */
+export function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  if (text.includes("\uFFFD")) return utf8.decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** One line of JSON, or undefined when the value cannot be serialized. */
+export function serialize(message: unknown): string | undefined {
+  try {
+    const text: unknown = JSON.stringify(message);
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON.stringify never emits CR or LF, so one `data:` line always holds one whole message. */
+export const sseEvent = (line: string): string => `event: message\ndata: ${line}\n\n`;
+
+/** Writes one message as an event on an open stream. */
+export function writeEvent(res: ServerResponse, line: string): void {
+  // A long message goes out without being copied into the event around it.
+  if (line.length > LONG_EVENT) {
+    res.write("event: message\ndata: ");
+    res.write(line);
+    res.write("\n\n");
+  } else res.write(sseEvent(line));
+}
+
+/** Messages longer than this (in UTF-16 units) are written apart from their event's framing. */
+const LONG_EVENT = 64 * 1024;
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: JsonRpcResponse,
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(message);
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** A transport-level refusal: the status, and a JSON-RPC error response without an id. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, failure(undefined, { code, message }), headers);
+}
+
+/** Refuses a request for load: at once, with `Retry-After`, without reading its body. */
+export function busy(
+  config: Config,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: 503 | 429,
+  who: string,
+): void {
+  refuse(
+    req,
+    res,
+    status,
+    SERVER_BUSY,
+    `Server busy: ${who} has too many requests in flight; retry later`,
+    { "Retry-After": config.retryAfter },
+  );
+}
+
+/**
+ * A refusal sent before the body is read. Node would otherwise read and discard the body after
+ * the response (however long it is) to keep the connection: a request that still has a body to send
+ * gets `Connection: close`, and the connection is closed once the response is out.
+ */
+export function refuse(
+  req: IncomingMessage,
+  ...[res, status, code, message, headers = {}]: Parameters<typeof sendError>
+): void {
+  const close = bodyPending(req);
+  sendError(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
+}

@@ -1,0 +1,163 @@
+/**
+ * Admission of a request to the Streamable HTTP transport, before its body is read: the checks of
+ * its headers (DNS-rebinding protection, path, method, media types), its session, and its share of
+ * the server's, its client's and its connection's budgets; an admitted POST becomes an exchange
+ * (http-exchange.ts), a session's GET or DELETE goes to http-sessions.ts. Revision-independent; copied verbatim into generated output.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "../shared/jsonrpc.js";
+import { ACCEPTS_ANY, isIdentityEncoding, type Acceptance } from "../shared/http-headers.js";
+import { principalOf } from "../auth/http-auth.js";
+import { Budget } from "./admission.js";
+import { failed, type Config } from "./http-config.js";
+import { attachExchange, Exchange } from "./http-exchange.js";
+import { ownerOf, sessionRequest } from "./http-sessions.js";
+import { busy, refuse } from "./http-framing.js";
+
+export function serve(config: Config, req: IncomingMessage, res: ServerResponse): void {
+  // DNS-rebinding protection comes before anything else.
+  const host = req.headers.host;
+  if (host === undefined || !config.hostAllowed.of(host)) {
+    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Host header not allowed");
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !config.originAllowed.of(origin)) {
+    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
+  }
+  if (!(config.pathIsCanonical && req.url === config.path) && pathOf(req.url) !== config.path)
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Not found");
+  // A session's own requests: GET opens its stream of server-initiated messages, DELETE ends it.
+  if (
+    (req.method === "GET" || req.method === "DELETE") &&
+    req.headers["mcp-session-id"] !== undefined
+  )
+    return sessionRequest(config, req, res);
+  if (req.method !== "POST") {
+    return refuse(
+      req,
+      res,
+      405,
+      ErrorCode.InvalidRequest,
+      "Method not allowed: the MCP endpoint accepts POST only",
+      { Allow: "POST" },
+    );
+  }
+  const accept = req.headers.accept;
+  const accepts = accept === undefined ? ACCEPTS_ANY : config.acceptance.of(accept);
+  if (!accepts.json && !accepts.sse) {
+    return refuse(
+      req,
+      res,
+      406,
+      ErrorCode.InvalidRequest,
+      "Not acceptable: Accept must allow application/json or text/event-stream",
+    );
+  }
+  const contentType = req.headers["content-type"];
+  if (
+    contentType === undefined ||
+    !config.isJsonContentType.of(contentType) ||
+    !isIdentityEncoding(req.headers["content-encoding"])
+  ) {
+    return refuse(
+      req,
+      res,
+      415,
+      ErrorCode.InvalidRequest,
+      "Unsupported media type: the body must be application/json (UTF-8)",
+    );
+  }
+
+  // A session exists only once a dispatcher kept something in it (a stateful revision's handshake);
+  // an id the server does not know (any more) is answered 404, so the client starts a new one.
+  const sessionId = req.headers["mcp-session-id"];
+  let session: Record<string, unknown> | undefined;
+  if (sessionId !== undefined) {
+    // Sessions shared between processes are read from the store first (see http-shared.ts).
+    if (config.shared && typeof sessionId === "string") {
+      config.shared
+        .resolve(sessionId, ownerOf(req))
+        .then((shared) =>
+          shared
+            ? admit(config, req, res, accepts, shared)
+            : refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found"),
+        )
+        .catch((error: unknown) => failed(config, res, error));
+      return;
+    }
+    session =
+      typeof sessionId === "string" ? config.sessions.get(sessionId, ownerOf(req)) : undefined;
+    if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  }
+  admit(config, req, res, accepts, session);
+}
+
+/** A request past the checks of its headers, in its session if it names one: admitted (or refused for load), its body read. */
+function admit(
+  config: Config,
+  req: IncomingMessage,
+  res: ServerResponse,
+  accepts: Acceptance,
+  session: Record<string, unknown> | undefined,
+): void {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
+    return refuse(
+      req,
+      res,
+      413,
+      ErrorCode.InvalidRequest,
+      `Payload too large: the limit is ${config.maxBodyBytes} bytes`,
+    );
+  }
+  // Admission: a declared body is reserved whole; a chunked one as it arrives.
+  const reserve = Number.isFinite(declared) ? declared : 0;
+  if (!config.budget.admits(reserve)) return busy(config, req, res, 503, "the server");
+  const client = clientOf(req);
+  const clientBudget = config.clients.of(client);
+  if (!clientBudget.admits(reserve)) {
+    config.clients.settle(client, clientBudget);
+    return busy(config, req, res, 429, "this client");
+  }
+  const connection = connectionBudget(config, req);
+  if (!connection.admits(reserve)) {
+    config.clients.settle(client, clientBudget);
+    return busy(config, req, res, 429, "this connection");
+  }
+  const exchange = new Exchange(config, req, res, accepts, session, connection, reserve, {
+    key: client,
+    budget: clientBudget,
+  });
+  attachExchange(exchange, req, res);
+}
+
+/**
+ * Who a request's client is, for its quotas (requests in flight, sessions): the principal the
+ * guard admitted it as, else the address it came from (one address may be many users behind a
+ * proxy: raise the per-client limits there, or authenticate).
+ */
+function clientOf(req: IncomingMessage): string {
+  const principal = principalOf(req);
+  return principal !== undefined
+    ? `principal ${principal.id}`
+    : `address ${req.socket.remoteAddress ?? ""}`;
+}
+
+/** The budget of the connection `req` came on, made with its first request. */
+function connectionBudget(config: Config, req: IncomingMessage): Budget {
+  const socket = req.socket as typeof req.socket & { [BUDGET]?: Budget };
+  return (socket[BUDGET] ??= new Budget(
+    config.maxRequestsPerConnection,
+    config.maxBytesPerConnection,
+  ));
+}
+
+const BUDGET: unique symbol = Symbol("mcp connection budget");
+
+export function pathOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The sessions of the Streamable HTTP transport (stateful and dual-era servers): a session's own
+ * requests (`GET` its stream of server-initiated messages, resumed with `Last-Event-ID`; `DELETE`
+ * its end), whose a session is, and the bounded store of this process's sessions (those shared
+ * with other processes are http-shared.ts's). Revision-independent; copied verbatim into generated output.
+ */
+import type * as NodeCrypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { ErrorCode } from "../shared/jsonrpc.js";
+import { principalOf } from "../auth/http-auth.js";
+import { SESSION_SEND } from "./transport.js";
+import type { SharedSessions } from "./http-shared.js";
+import { failed, type Config } from "./http-config.js";
+import { refuse, serialize, SSE_HEADERS, writeEvent } from "./http-framing.js";
+
+/**
+ * `node:crypto`, loaded when the first session opens. Through `require`: an ESM `import` of a
+ * built-in module evaluates every export (for `node:crypto`, all of Web Crypto), start-up heap for
+ * nothing.
+ */
+const requireBuiltin = createRequire("/");
+let crypto: typeof NodeCrypto | undefined;
+const nodeCrypto = (): typeof NodeCrypto =>
+  (crypto ??= requireBuiltin("node:crypto") as typeof NodeCrypto);
+
+/**
+ * `GET` with `Mcp-Session-Id`: the session's stream of server-initiated messages (replaying what the
+ * client missed after `Last-Event-ID`); `DELETE`: the end of the session. An unknown id is 404.
+ */
+export function sessionRequest(config: Config, req: IncomingMessage, res: ServerResponse): void {
+  const id = req.headers["mcp-session-id"];
+  if (config.shared) return sharedSessionRequest(config, config.shared, req, res);
+  const entry = typeof id === "string" ? config.sessions.entry(id, ownerOf(req)) : undefined;
+  if (!entry || typeof id !== "string")
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  req.resume();
+  if (req.method === "DELETE") {
+    config.sessions.delete(id);
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  if (refusedStream(config, req, res)) return;
+  const lastEventId = req.headers["last-event-id"];
+  entry.open(res, typeof lastEventId === "string" ? lastEventId : undefined, config.keepAliveMs);
+}
+
+/** Refuses (406) a session's GET stream whose `Accept` rules out SSE; true when it did. */
+function refusedStream(config: Config, req: IncomingMessage, res: ServerResponse): boolean {
+  const accept = req.headers.accept;
+  if (accept === undefined || config.acceptance.of(accept).sse) return false;
+  refuse(
+    req,
+    res,
+    406,
+    ErrorCode.InvalidRequest,
+    "Not acceptable: Accept must allow text/event-stream",
+  );
+  return true;
+}
+
+/** `sessionRequest` for sessions shared through a store: the same answers, the stream held here. */
+function sharedSessionRequest(
+  config: Config,
+  shared: SharedSessions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const id = req.headers["mcp-session-id"];
+  if (typeof id !== "string")
+    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  const lastEventId = req.headers["last-event-id"];
+  shared
+    .resolve(id, ownerOf(req))
+    .then(async (record) => {
+      if (!record) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+      req.resume();
+      if (req.method === "DELETE") {
+        await shared.delete(id);
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (refusedStream(config, req, res)) return;
+      await shared.open(
+        id,
+        res,
+        typeof lastEventId === "string" ? lastEventId : undefined,
+        config.keepAliveMs,
+      );
+    })
+    .catch((error: unknown) => failed(config, res, error));
+}
+
+/**
+ * Whose a session is: the principal the guard admitted the request that opened it as, and the
+ * client its token was issued to (`undefined` on a server without `auth`). A session answers only
+ * to the same owner: another user's valid token with its id gets what an unknown id gets, 404 (not
+ * 403, which would confirm to a guesser, or to someone who saw the id in a log, that the session
+ * exists; 404 also sends a client of its own back to a handshake, as the transport prescribes).
+ */
+export function ownerOf(req: IncomingMessage): string | undefined {
+  const principal = principalOf(req);
+  return principal === undefined
+    ? undefined
+    : JSON.stringify([principal.id, principal.clientId ?? null]);
+}
+
+/** One session: the dispatcher's record, when it was last used, its GET stream and the events kept for resumption. */
+class SessionEntry {
+  lastSeen = Date.now();
+  private stream: ServerResponse | null = null;
+  private keepAlive: ReturnType<typeof setInterval> | undefined = undefined;
+  /** The last events sent (or meant) for the GET stream, oldest first: bounded, for `Last-Event-ID`. */
+  private readonly events: Array<{ id: number; line: string }> = [];
+  private nextEvent = 1;
+
+  constructor(
+    readonly id: string,
+    readonly record: Record<string, unknown>,
+    private readonly replay: number,
+    /** Who opened it (`ownerOf`); only they reach it. */
+    readonly owner: string | undefined,
+    /** The client it counts against (`clientOf`). */
+    readonly client: string,
+  ) {
+    (record as Record<symbol, unknown>)[SESSION_SEND] = (message: unknown) => this.send(message);
+  }
+
+  /** A server-initiated message: on the GET stream when one is open, and kept for a resuming client. */
+  send(message: unknown): void {
+    const line = serialize(message);
+    if (line === undefined) return;
+    const event = { id: this.nextEvent++, line };
+    this.events.push(event);
+    if (this.events.length > this.replay) this.events.shift();
+    if (this.stream && !this.stream.destroyed) this.write(this.stream, event);
+  }
+
+  open(res: ServerResponse, lastEventId: string | undefined, keepAliveMs: number): void {
+    // One stream per session: a new one replaces the old, which is ended.
+    this.close();
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    this.stream = res;
+    res.on("close", () => {
+      if (this.stream === res) this.close();
+    });
+    if (keepAliveMs > 0) {
+      this.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+      this.keepAlive.unref();
+    }
+    const after = lastEventId === undefined ? NaN : Number(lastEventId);
+    if (Number.isSafeInteger(after))
+      for (const event of this.events) if (event.id > after) this.write(res, event);
+  }
+
+  private write(res: ServerResponse, event: { id: number; line: string }): void {
+    res.write(`id: ${event.id}\n`);
+    writeEvent(res, event.line);
+  }
+
+  close(): void {
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+    const stream = this.stream;
+    this.stream = null;
+    if (stream && !stream.writableEnded) stream.end();
+  }
+}
+
+/**
+ * Sessions of stateful (and dual-era) servers, by id, least recently used first; one past the
+ * bound, or idle for too long, is forgotten, so that clients that never come back cannot grow the
+ * server without limit (a forgotten client gets 404 and starts over, as the transport document
+ * prescribes). One client past its own bound loses its own least recently used session: a client
+ * opening sessions in a loop cannot push everyone else's out. The dispatcher is told of each
+ * session that ends.
+ */
+export class SessionStore {
+  private readonly sessions = new Map<string, SessionEntry>();
+  /** Each client's session ids, least recently used first. */
+  private readonly byClient = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly max: number,
+    private readonly maxPerClient: number,
+    private readonly idleMs: number,
+    private readonly replay: number,
+    private readonly ended: (record: Record<string, unknown>) => void,
+  ) {}
+
+  /** The session `id` names, when `owner` opened it; another's is as unknown as a missing one. */
+  get(id: string, owner: string | undefined): Record<string, unknown> | undefined {
+    return this.entry(id, owner)?.record;
+  }
+
+  entry(id: string, owner: string | undefined): SessionEntry | undefined {
+    this.sweep();
+    const entry = this.sessions.get(id);
+    // Not even its last use is updated: a stranger's requests must not keep it alive.
+    if (!entry || entry.owner !== owner) return undefined;
+    entry.lastSeen = Date.now();
+    // Re-inserted: the maps stay in order of last use, so the idle ones are first.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
+    const own = this.byClient.get(entry.client);
+    own?.delete(id);
+    own?.add(id);
+    return entry;
+  }
+
+  add(session: Record<string, unknown>, owner: string | undefined, client: string): string {
+    this.sweep();
+    const id = nodeCrypto().randomUUID();
+    this.sessions.set(id, new SessionEntry(id, session, this.replay, owner, client));
+    let own = this.byClient.get(client);
+    if (own === undefined) this.byClient.set(client, (own = new Set()));
+    own.add(id);
+    if (own.size > this.maxPerClient) this.delete(own.values().next().value!);
+    if (this.sessions.size > this.max) this.delete(this.sessions.keys().next().value!);
+    return id;
+  }
+
+  delete(id: string): void {
+    const entry = this.sessions.get(id);
+    if (!entry) return;
+    this.sessions.delete(id);
+    const own = this.byClient.get(entry.client);
+    if (own !== undefined && own.delete(id) && own.size === 0) this.byClient.delete(entry.client);
+    entry.close();
+    this.ended(entry.record);
+  }
+
+  /** Forgets the sessions idle for longer than the limit (the oldest-used come first). */
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const entry of this.sessions.values()) {
+      if (entry.lastSeen >= cutoff) break;
+      this.delete(entry.id);
+    }
+  }
+}
