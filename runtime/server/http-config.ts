@@ -1,6 +1,7 @@
 /**
  * What every part of the Streamable HTTP transport reads: its configuration, made once by
- * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving. Revision-independent; copied verbatim into generated output.
+ * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving.
+ * Revision-independent; copied verbatim into generated output.
  */
 import type { ServerResponse } from "node:http";
 import { ErrorCode } from "../shared/jsonrpc.js";

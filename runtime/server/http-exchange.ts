@@ -1,7 +1,8 @@
 /**
  * One exchange of the Streamable HTTP transport: a POST's body read (within its budgets and its
  * time), handed to the dispatcher with what came with it (`Delivery`: its headers, session and
- * principal), and the outcome delivered as one JSON body or as an SSE stream scoped to the request. Revision-independent; copied verbatim into generated output.
+ * principal), and the outcome delivered as one JSON body or as an SSE stream scoped to the request.
+ * Revision-independent; copied verbatim into generated output.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {

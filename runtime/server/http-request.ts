@@ -2,7 +2,8 @@
  * Admission of a request to the Streamable HTTP transport, before its body is read: the checks of
  * its headers (DNS-rebinding protection, path, method, media types), its session, and its share of
  * the server's, its client's and its connection's budgets; an admitted POST becomes an exchange
- * (http-exchange.ts), a session's GET or DELETE goes to http-sessions.ts. Revision-independent; copied verbatim into generated output.
+ * (http-exchange.ts), a session's GET or DELETE goes to http-sessions.ts. Revision-independent;
+ * copied verbatim into generated output.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../shared/jsonrpc.js";

@@ -1,8 +1,9 @@
 /**
  * The sessions of the Streamable HTTP transport (stateful and dual-era servers): a session's own
  * requests (`GET` its stream of server-initiated messages, resumed with `Last-Event-ID`; `DELETE`
- * its end), whose a session is, and the bounded store of this process's sessions (those shared
- * with other processes are http-shared.ts's). Revision-independent; copied verbatim into generated output.
+ * its end), whose a session is, and the bounded store of this process's sessions (those shared with
+ * other processes are http-shared.ts's). Revision-independent; copied verbatim into generated
+ * output.
  */
 import type * as NodeCrypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

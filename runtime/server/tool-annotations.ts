@@ -18,9 +18,11 @@ export type AnnotationsOf = (tool: string) => readonly HeaderAnnotation[] | unde
 /**
  * Where a tool listing handler that knows its tools' schemas (the definitions layer's) keeps how to
  * answer `AnnotationsOf`: a symbol, so that it travels with the handler through the handler map the
- * generated server builds, and is lost with it when the application replaces the handler.
+ * generated server builds, and is lost with it when the application replaces the handler. From the
+ * global registry, so that definitions made with one copy of the runtime are understood by a
+ * dispatcher of another (two generated outputs in one program).
  */
-export const TOOL_ANNOTATIONS: unique symbol = Symbol("mcp tool annotations");
+export const TOOL_ANNOTATIONS: unique symbol = Symbol.for("mcp-gen tool annotations");
 
 /** A handler that may carry `TOOL_ANNOTATIONS`. */
 export type Annotated = { [TOOL_ANNOTATIONS]?: AnnotationsOf };
