@@ -335,7 +335,7 @@ describe("Streamable HTTP transport", () => {
       expect(errorOf(JSON.parse(res.body)).message).toMatch(/malformed/);
     });
 
-    it("headerRules overrides which params name a request, and the error code", async () => {
+    it("the envelope's rules decide which params name a request, and the error code (here the stand-in's, from headerRules)", async () => {
       const custom = await http.start({
         headerRules: { nameParams: { "custom/get": "id" }, mismatchCode: -32099 },
       });
