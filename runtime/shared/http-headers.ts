@@ -21,7 +21,10 @@ import type { ProtocolDescription } from "./protocol.js";
 /** A request's headers as `node:http` gives them: lower-case names, repeated ones as arrays. */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
-/** Which body fields the request metadata headers mirror: revision data (`headerRulesOf`); override per server. */
+/**
+ * Which body fields the request metadata headers mirror: revision data (`headerRulesOf`), which the
+ * dispatcher's envelope stage derives from its own description.
+ */
 export interface HeaderRules {
   /** Methods whose request is named by a param, which `Mcp-Name` mirrors: method → param. */
   readonly nameParams: Readonly<Record<string, string>>;
