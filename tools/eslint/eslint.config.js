@@ -26,7 +26,12 @@ function forbidLayers(files, layers, why) {
 const OPTIONAL_ADAPTERS = {
   "runtime/schema/json-schema-ajv.ts": ["ajv", "ajv-formats", "re2js"],
   "runtime/schema/json-schema-cfworker.ts": ["@cfworker/json-schema"],
+  // The OAuth client and the steps it runs (discovery, registration, grants, requests).
   "runtime/auth/oauth-client.ts": ["oauth4webapi"],
+  "runtime/auth/oauth-discovery.ts": ["oauth4webapi"],
+  "runtime/auth/oauth-registration.ts": ["oauth4webapi"],
+  "runtime/auth/oauth-grants.ts": ["oauth4webapi"],
+  "runtime/auth/oauth-http.ts": ["oauth4webapi"],
   "runtime/auth/jwt-verifier.ts": ["jose"],
   "runtime/server/store-redis.ts": ["ioredis"],
 };
