@@ -8,14 +8,10 @@ import {
   resolvePointer,
   type ValidationFailure,
 } from "../../helpers/oracle-pointer.js";
-import {
-  isJson,
-  mutationArbitrary,
-  mutationFamily,
-  schemaArbitraries,
-  schemaFacts,
-  type Json,
-} from "../../helpers/mutate.js";
+import { isJson, type Json } from "../../helpers/json-value.js";
+import { mutationArbitrary, mutationFamily } from "../../helpers/mutate.js";
+import { schemaFacts } from "../../helpers/mutation-pools.js";
+import { schemaArbitraries } from "../../helpers/schema-arbitraries.js";
 
 /*
  * Differential tests of the generated validators against Ajv compiled from the official

@@ -10,13 +10,10 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { CHECKS, TOOLS, type Check } from "../../../generated/tools/index.js";
 import { rejectionProblem } from "../../helpers/oracle-pointer.js";
-import {
-  isJson,
-  mutationArbitrary,
-  mutationFamily,
-  schemaArbitraries,
-  schemaFacts,
-} from "../../helpers/mutate.js";
+import { isJson } from "../../helpers/json-value.js";
+import { mutationArbitrary, mutationFamily } from "../../helpers/mutate.js";
+import { schemaFacts } from "../../helpers/mutation-pools.js";
+import { schemaArbitraries } from "../../helpers/schema-arbitraries.js";
 
 const interop = <T>(m: unknown): T => ((m as { default?: unknown }).default ?? m) as T;
 const Ajv2020 = interop<typeof Ajv2020Module.default>(Ajv2020Module);
