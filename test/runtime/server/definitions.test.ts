@@ -1,85 +1,28 @@
 /**
  * The definitions layer of a generated server (2026-07-28): listings and pagination from
  * definitions, tool arguments checked before the handler and structured results before they leave
- * (with each JSON Schema engine), resources by URI and URI template, prompts, completions, and
- * `list_changed` when definitions change at run time. Then the client's check of structured results
- * against the listed output schema, and `$ref`s that must never be fetched.
+ * (with each JSON Schema engine), completions, and `list_changed` when definitions change at run
+ * time; the same layer on a stateful revision. Resources and prompts are definitions-resources, the
+ * client's check of structured results (and `$ref`s that must never be fetched) definitions-client.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { createServer as createHttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  createServer,
-  ServerDefinitions,
-  type McpServer,
-} from "../../../generated/2026-07-28/server.js";
-import {
-  createClient,
-  httpTransport,
-  InvalidResultError,
-} from "../../../generated/2026-07-28/client.js";
+import { describe, expect, it } from "vitest";
+import { createServer, ServerDefinitions } from "../../../generated/2026-07-28/server.js";
 import {
   createServer as createStatefulServer,
   ServerDefinitions as StatefulDefinitions,
 } from "../../../generated/2025-11-25/server.js";
 import type { JsonSchemaEngine } from "../../../generated/2026-07-28/runtime/schema/json-schema.js";
 import { ajvEngine } from "../../../runtime/schema/json-schema-ajv.js";
-import { cfworkerEngine } from "../../../runtime/schema/json-schema-cfworker.js";
 import { INFO, rpc } from "../../helpers/server-fixture.js";
-import { rawServer, type RawServer } from "../../helpers/client-servers.js";
 import { connect, type Msg } from "../../helpers/server-harness.js";
-
-const ENGINES: ReadonlyArray<[string, () => JsonSchemaEngine]> = [
-  ["ajv", ajvEngine],
-  ["cfworker", cfworkerEngine],
-];
-
-const COUNT_SCHEMA = {
-  type: "object",
-  properties: { n: { type: "number" }, label: { type: "string", minLength: 1 } },
-  required: ["n"],
-  additionalProperties: false,
-};
-const OUTPUT_SCHEMA = {
-  type: "object",
-  properties: { doubled: { type: "number" } },
-  required: ["doubled"],
-};
-
-/** Sends one request through the dispatcher, as a transport would; notifications land in `notified`. */
-async function send(server: McpServer, message: Msg, notified: Msg[] = []): Promise<Msg> {
-  const outcome = await server.dispatcher.handle(message, {
-    notify: (n) => void notified.push(n),
-    signal: new AbortController().signal,
-  });
-  return outcome.response as Msg;
-}
-
-function serverWith(definitions: ServerDefinitions, handlers = {}): McpServer {
-  return createServer({
-    info: INFO,
-    capabilities: { tools: { listChanged: true } },
-    definitions,
-    handlers,
-  });
-}
-
-/** A loopback HTTP server that counts every request: the host a remote `$ref` points at. */
-async function refHost(): Promise<{ url: string; hits: () => number; close(): Promise<void> }> {
-  let hits = 0;
-  const server = createHttpServer((_req, res) => {
-    hits++;
-    res
-      .writeHead(200, { "Content-Type": "application/json" })
-      .end(JSON.stringify({ type: "number" }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/schema.json`,
-    hits: () => hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import {
+  COUNT_SCHEMA,
+  ENGINES,
+  OUTPUT_SCHEMA,
+  refHost,
+  send,
+  serverWith,
+} from "../../helpers/definitions-fixture.js";
 
 describe.each(ENGINES)("tools on the server, checked by %s", (_name, engine) => {
   function doubling(
@@ -367,243 +310,6 @@ describe("the definitions layer", () => {
     await listening;
     const changed = notified.filter((n) => n.method === "notifications/tools/list_changed");
     expect(changed).toHaveLength(2);
-  });
-});
-
-describe("resources and prompts from definitions", () => {
-  function library(): McpServer {
-    const definitions = new ServerDefinitions();
-    definitions.resource({
-      uri: "file:///readme",
-      name: "readme",
-      read: (uri) => ({ contents: [{ uri, text: "hello" }] }),
-    });
-    definitions.resourceTemplate({
-      uriTemplate: "books://{shelf}/{id}{?lang}",
-      name: "book",
-      read: (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }),
-      complete: {
-        shelf: (value) => ["fiction", "fables", "history"].filter((s) => s.startsWith(value)),
-      },
-    });
-    definitions.prompt({
-      name: "greet",
-      arguments: [{ name: "who", required: true }, { name: "tone" }],
-      get: (args) => ({
-        messages: [{ role: "user", content: { type: "text", text: `hello ${args.who}` } }],
-      }),
-      complete: { tone: () => Array.from({ length: 150 }, (_, i) => `tone${i}`) },
-    });
-    return createServer({
-      info: INFO,
-      capabilities: { resources: {}, prompts: {}, completions: {} },
-      definitions,
-    });
-  }
-
-  it("reads a static resource and one matched by a URI template, with its variables", async () => {
-    const server = library();
-    expect(
-      (await send(server, rpc("resources/read", { uri: "file:///readme" }))).result.contents[0]
-        .text,
-    ).toBe("hello");
-    const read = await send(server, rpc("resources/read", { uri: "books://fiction/42?lang=en" }));
-    expect(JSON.parse(read.result.contents[0].text)).toEqual({
-      shelf: "fiction",
-      id: "42",
-      lang: "en",
-    });
-    expect((await send(server, rpc("resources/templates/list"))).result.resourceTemplates).toEqual([
-      { uriTemplate: "books://{shelf}/{id}{?lang}", name: "book" },
-    ]);
-    expect((await send(server, rpc("resources/list"))).result.resources).toEqual([
-      { uri: "file:///readme", name: "readme" },
-    ]);
-  });
-
-  it("answers a URI no definition matches with invalid params", async () => {
-    const response = await send(library(), rpc("resources/read", { uri: "books://only-a-shelf" }));
-    expect(response.error).toMatchObject({ code: -32602, message: "Resource not found" });
-  });
-
-  it("gets a prompt, refusing one whose required argument is missing", async () => {
-    const server = library();
-    expect(
-      (await send(server, rpc("prompts/get", { name: "greet", arguments: { who: "Ada" } }))).result
-        .messages[0].content.text,
-    ).toBe("hello Ada");
-    expect(
-      (await send(server, rpc("prompts/get", { name: "greet", arguments: {} }))).error,
-    ).toMatchObject({ code: -32602, message: expect.stringContaining('"who"') });
-  });
-
-  it("completes template variables and prompt arguments, at most the schema's maximum of values", async () => {
-    const server = library();
-    const shelf = await send(
-      server,
-      rpc("completion/complete", {
-        ref: { type: "ref/resource", uri: "books://{shelf}/{id}{?lang}" },
-        argument: { name: "shelf", value: "f" },
-      }),
-    );
-    expect(shelf.result.completion).toEqual({
-      values: ["fiction", "fables"],
-      total: 2,
-      hasMore: false,
-    });
-    const tone = await send(
-      server,
-      rpc("completion/complete", {
-        ref: { type: "ref/prompt", name: "greet" },
-        argument: { name: "tone", value: "" },
-      }),
-    );
-    expect(tone.result.completion.values).toHaveLength(100);
-    expect(tone.result.completion).toMatchObject({ total: 150, hasMore: true });
-    const none = await send(
-      server,
-      rpc("completion/complete", {
-        ref: { type: "ref/prompt", name: "greet" },
-        argument: { name: "who", value: "" },
-      }),
-    );
-    expect(none.result.completion.values).toEqual([]);
-  });
-});
-
-describe.each(ENGINES)(
-  "the client checks structuredContent against the listed outputSchema (%s)",
-  (_name, engine) => {
-    let server: RawServer | undefined;
-    afterEach(async () => {
-      await server?.close();
-      server = undefined;
-    });
-
-    /** A hostile server: lists a tool with an output schema, then answers calls with `structured`. */
-    async function hostile(outputSchema: Msg, structured: unknown): Promise<RawServer> {
-      return rawServer((body) => {
-        const result =
-          body.method === "tools/list"
-            ? {
-                tools: [{ name: "t", inputSchema: { type: "object" }, outputSchema }],
-                ttlMs: 0,
-                cacheScope: "private",
-                resultType: "complete",
-              }
-            : { content: [], structuredContent: structured, resultType: "complete" };
-        return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, result }) };
-      });
-    }
-
-    it("rejects a non-conforming structuredContent, naming the pointer", async () => {
-      server = await hostile(OUTPUT_SCHEMA, { doubled: "not a number" });
-      const client = createClient({
-        transport: httpTransport(server.url),
-        info: INFO,
-        jsonSchema: engine(),
-      });
-      await client.listTools({});
-      const error = await client.callTool({ name: "t", arguments: {} }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InvalidResultError);
-      expect((error as InvalidResultError).pointer).toBe("/structuredContent/doubled");
-    });
-
-    it("accepts a conforming one, and anything when the check is turned off", async () => {
-      server = await hostile(OUTPUT_SCHEMA, { doubled: 2 });
-      const client = createClient({
-        transport: httpTransport(server.url),
-        info: INFO,
-        jsonSchema: engine(),
-      });
-      await client.listTools({});
-      expect((await client.callTool({ name: "t", arguments: {} })).structuredContent).toEqual({
-        doubled: 2,
-      });
-      await server.close();
-      server = await hostile(OUTPUT_SCHEMA, { doubled: "x" });
-      const lenient = createClient({
-        transport: httpTransport(server.url),
-        info: INFO,
-        jsonSchema: engine(),
-        checkToolOutput: false,
-      });
-      await lenient.listTools({});
-      expect((await lenient.callTool({ name: "t", arguments: {} })).structuredContent).toEqual({
-        doubled: "x",
-      });
-    });
-
-    it("rejects a result checked against a schema with a remote $ref, and never fetches it", async () => {
-      const host = await refHost();
-      try {
-        server = await hostile(
-          { type: "object", properties: { doubled: { $ref: host.url } } },
-          { doubled: 2 },
-        );
-        const client = createClient({
-          transport: httpTransport(server.url),
-          info: INFO,
-          jsonSchema: engine(),
-        });
-        await client.listTools({});
-        await expect(client.callTool({ name: "t", arguments: {} })).rejects.toThrow(
-          /cannot be checked/,
-        );
-        await new Promise((resolve) => setTimeout(resolve, 50)); // room for a fetch, were one started
-        expect(host.hits()).toBe(0);
-      } finally {
-        await host.close();
-      }
-    });
-  },
-);
-
-describe("the client without a JSON Schema engine", () => {
-  it("does not check structuredContent: silently by default, said once when the check was asked for", async () => {
-    const server = await rawServer((body) => ({
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: body.id,
-        result:
-          body.method === "tools/list"
-            ? {
-                tools: [
-                  { name: "t", inputSchema: { type: "object" }, outputSchema: OUTPUT_SCHEMA },
-                ],
-                ttlMs: 0,
-                cacheScope: "private",
-              }
-            : { content: [], structuredContent: { doubled: "x" } },
-      }),
-    }));
-    try {
-      const logs: string[] = [];
-      const client = createClient({
-        transport: httpTransport(server.url),
-        info: INFO,
-        log: (m) => void logs.push(m),
-      });
-      await client.listTools({});
-      expect((await client.callTool({ name: "t", arguments: {} })).structuredContent).toEqual({
-        doubled: "x",
-      });
-      expect(logs).toEqual([]);
-      const asked = createClient({
-        transport: httpTransport(server.url),
-        info: INFO,
-        checkToolOutput: true,
-        log: (m) => void logs.push(m),
-      });
-      await asked.listTools({});
-      await asked.callTool({ name: "t", arguments: {} });
-      await asked.callTool({ name: "t", arguments: {} });
-      expect(logs).toEqual([
-        "mcp client: checkToolOutput needs a jsonSchema engine: structured results are not checked",
-      ]);
-    } finally {
-      await server.close();
-    }
   });
 });
 
