@@ -68,7 +68,21 @@ describe("generated output", () => {
       );
       expect(withAuth.map((f) => f.path).filter((p) => !files.some((f) => f.path === p))).toEqual(
         files.some((f) => f.path === "client.ts")
-          ? ["runtime/auth/oauth-client.ts", "runtime/auth/jwt-verifier.ts"]
+          ? [
+              "runtime/auth/oauth-client.ts",
+              "runtime/auth/jwt-verifier.ts",
+              // The OAuth client's steps, which it imports (the import closure brings them).
+              ...[
+                "challenge",
+                "discovery",
+                "errors",
+                "grants",
+                "http",
+                "options",
+                "registration",
+                "store",
+              ].map((step) => `runtime/auth/oauth-${step}.ts`),
+            ]
           : [],
       );
     });
