@@ -10,7 +10,7 @@ import {
   ServerDefinitions,
   type McpServer,
 } from "../../generated/2026-07-28/server.js";
-import type { JsonSchemaEngine } from "../../generated/2026-07-28/runtime/json-schema.js";
+import type { JsonSchemaEngine } from "../../generated/2026-07-28/runtime/schema/json-schema.js";
 import { ajvEngine } from "../../runtime/schema/json-schema-ajv.js";
 import { cfworkerEngine } from "../../runtime/schema/json-schema-cfworker.js";
 import { INFO } from "./server-fixture.js";
