@@ -35,9 +35,9 @@ export const ajvDateTime = compileFormat("date-time");
 export const RUNS = Number(process.env["FORMATS_FC_RUNS"] ?? 4000);
 
 // ---------------------------------------------------------------------------
-// Property tests
+// Combinators for the property tests
 //
-// Generators are built from grammar fragments. Each component draws mostly
+// Their generators are built from grammar fragments. Each component draws mostly
 // from fragments that are valid in that position, sometimes from near-miss
 // fragments, and rarely from arbitrary code units, so that a good share of
 // the generated strings is accepted and the rest sit close to the boundary.
