@@ -9,7 +9,9 @@ const jsDir = process.env.MCP_GEN_JS_DIR;
 if (!jsDir) throw new Error("MCP_GEN_JS_DIR names the compiled --store redis output");
 const { createServer } = await import(pathToFileURL(join(jsDir, "server.js")).href);
 const store = process.env.REDIS_URL
-  ? new (await import(pathToFileURL(join(jsDir, "runtime", "store-redis.js")).href)).RedisStore({
+  ? new (
+      await import(pathToFileURL(join(jsDir, "runtime", "server", "store-redis.js")).href)
+    ).RedisStore({
       url: process.env.REDIS_URL,
     })
   : undefined;

@@ -29,7 +29,7 @@ export {
 const PROGRAM = (generated: string) => `
 import { createServer as httpServer } from "node:http";
 import { createServer } from ${JSON.stringify(join(generated, "server.js"))};
-import { RedisStore } from ${JSON.stringify(join(generated, "runtime", "store-redis.js"))};
+import { RedisStore } from ${JSON.stringify(join(generated, "runtime", "server", "store-redis.js"))};
 
 const store = process.env.REDIS_URL ? new RedisStore({ url: process.env.REDIS_URL, prefix: process.env.REDIS_PREFIX ?? "mcp:" }) : undefined;
 const elicit = {
