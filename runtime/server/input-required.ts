@@ -261,9 +261,9 @@ export class InputRounds {
   ): string {
     const target = spec.target === null ? null : (params[spec.target] ?? null);
     const salient: Record<string, unknown> = {};
-    const { inputResponses, requestState } = this.protocol.envelope;
+    const { meta, inputResponses, requestState } = this.protocol.envelope;
     for (const key of Object.keys(params)) {
-      if (key === "_meta" || key === inputResponses || key === requestState) continue;
+      if (key === meta || key === inputResponses || key === requestState) continue;
       Object.defineProperty(salient, key, { value: params[key], enumerable: true });
     }
     return canonicalJson([method, target, principal ?? null, salient]);

@@ -3,22 +3,29 @@
  * session with its handshake, and its requests are then answered by the same handlers as modern
  * ones, their params given the `_meta` the session stands for and their results put back into the
  * legacy shape. Everything revision-specific comes from the era (`LegacyEra`, `runtime/protocol.ts`)
- * the generator derives from the legacy revision's schema and the diff between the two. Revision-independent; copied
- * verbatim into generated output.
+ * the generator derives from the legacy revision's schema and the diff between the two. Here: the
+ * server's sessions (kept, bounded, shared, ended) and the requests on them; the handshake
+ * (legacy-handshake.ts), one session (legacy-session.ts), translation between the eras
+ * (legacy-messages.ts) and `input_required` bridged into requests (legacy-input.ts) are modules of
+ * their own. Revision-independent; copied verbatim into generated output.
  */
-import { ErrorCode, isRecord, RpcError, SERVER_BUSY, success } from "../shared/jsonrpc.js";
+import { ErrorCode, isRecord, SERVER_BUSY, success } from "../shared/jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
   JsonRpcNotification,
   JsonRpcRequest,
 } from "../shared/jsonrpc.js";
-import { isThenable, LazyAbort, SESSION_SEND, type Delivery, type Outcome } from "./transport.js";
+import { isThenable, type Delivery, type Outcome } from "./transport.js";
 import type { Validate } from "../schema/checks.js";
-import type { Principal } from "../auth/http-auth.js";
 import type { LegacyEra } from "../shared/protocol.js";
 import type { Store } from "./store.js";
 import { SharedLegacy, sharedId } from "./legacy-shared.js";
+import { LegacySession, SESSION_KEY, sessionOf, type LegacySnapshot } from "./legacy-session.js";
+import { LegacyHandshakes } from "./legacy-handshake.js";
+import { LegacyDelivery, legacyMessage, modernMeta } from "./legacy-messages.js";
+
+export { LegacySession } from "./legacy-session.js";
 
 export interface LegacyOptions {
   /** Legacy sessions kept at once; past it the least recently used one is ended. Default 10,000. */
@@ -56,6 +63,8 @@ export interface LegacyHost {
   ): Outcome | Promise<Outcome>;
   error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome;
   log(message: string): void;
+  /** The field of params and results holding metadata (`protocol.envelope.meta`), the same in every era. */
+  readonly metaField: string;
 }
 
 /** What the modern serving path needs to answer one legacy request. */
@@ -65,183 +74,12 @@ export interface LegacyCall {
   method: { result: Validate; drop: readonly string[] };
 }
 
-/** Where a legacy session lives in the transport's session record. */
-const SESSION_KEY = "legacy";
-
-/** What another process needs to serve a legacy session: all of it but the requests in flight here. */
-interface LegacySnapshot {
-  version: string;
-  clientCapabilities: Record<string, unknown>;
-  clientInfo: unknown;
-  initialized: boolean;
-  logLevel: string | null;
-  subscriptions: string[];
-}
-
-/** Who waits for the client's response to a request of the server's, or for why there is none. */
-type Pending = {
-  resolve(value: unknown): void;
-  reject(error: RpcError): void;
-};
-
-/** One legacy client's session: what it declared in its handshake and what it asked for since. */
-export class LegacySession {
-  initialized = false;
-  logLevel: string | null = null;
-  readonly subscriptions = new Set<string>();
-  /** Bytes of the URIs in `subscriptions` (a subscription is held for the session's life: each is counted). */
-  subscriptionBytes = 0;
-  /** Requests sent to the client, by id, until answered. */
-  readonly pending = new Map<JsonRpcId, Pending>();
-  /** The client's requests being served, by id, for its cancellation notifications. */
-  readonly inflight = new Map<JsonRpcId, LazyAbort>();
-  private nextId = 0;
-  ended = false;
-
-  constructor(
-    readonly protocol: LegacyEra,
-    readonly clientCapabilities: Record<string, unknown>,
-    readonly clientInfo: unknown,
-    /** The transport's session record (its `SESSION_SEND` reaches the client outside any request). */
-    readonly record: Record<string | symbol, unknown>,
-  ) {}
-
-  snapshot(): LegacySnapshot {
-    return {
-      version: this.protocol.protocolVersion,
-      clientCapabilities: this.clientCapabilities,
-      clientInfo: this.clientInfo,
-      initialized: this.initialized,
-      logLevel: this.logLevel,
-      subscriptions: [...this.subscriptions],
-    };
-  }
-
-  /** Takes what another process changed (its requests in flight here stay). */
-  refresh(snapshot: LegacySnapshot): void {
-    this.initialized = snapshot.initialized;
-    this.logLevel = snapshot.logLevel;
-    this.subscriptions.clear();
-    this.subscriptionBytes = 0;
-    for (const uri of snapshot.subscriptions) {
-      this.subscriptions.add(uri);
-      this.subscriptionBytes += Buffer.byteLength(uri);
-    }
-  }
-
-  /** Sends a message outside any request (list changes, resource updates); false when there is nowhere to send it. */
-  push(message: JsonRpcNotification): boolean {
-    const send = this.record[SESSION_SEND];
-    if (typeof send !== "function") return false;
-    (send as (message: JsonRpcNotification) => void)(message);
-    return true;
-  }
-
-  /**
-   * Sends a request to the client on `delivery` (over HTTP, the stream of the request being
-   * answered) and waits for its response, at most `timeoutMs`, or until `signal` aborts.
-   */
-  request(
-    method: string,
-    params: Record<string, unknown>,
-    delivery: Delivery,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<unknown> {
-    if (this.ended)
-      return Promise.reject(new RpcError(ErrorCode.InternalError, "The session ended"));
-    const id = `mcp-gen-${++this.nextId}`;
-    return new Promise<unknown>((resolve, reject) => {
-      const stopWaiting = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        this.pending.delete(id);
-      };
-      const onAbort = (): void => {
-        stopWaiting();
-        this.cancel(id, delivery, "The request was cancelled");
-        reject(
-          new RpcError(
-            ErrorCode.InternalError,
-            `${method}: the request was cancelled before the client answered`,
-          ),
-        );
-      };
-      const timer = setTimeout(() => {
-        stopWaiting();
-        this.cancel(id, delivery, "Timed out");
-        reject(
-          new RpcError(
-            ErrorCode.InternalError,
-            `${method}: the client did not answer within ${timeoutMs} ms`,
-          ),
-        );
-      }, timeoutMs);
-      timer.unref?.();
-      this.pending.set(id, {
-        resolve: (value) => {
-          stopWaiting();
-          resolve(value);
-        },
-        reject: (error) => {
-          stopWaiting();
-          reject(error);
-        },
-      });
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      // A request rides the same channel as the request's notifications (stdout, or its SSE stream).
-      delivery.notify({ jsonrpc: "2.0", id, method, params } as unknown as JsonRpcNotification);
-    });
-  }
-
-  /** Takes the client's response to one of the server's requests; false when none waits for it. */
-  takeResponse(message: Record<string, unknown>): boolean {
-    const id = message.id as JsonRpcId;
-    const pending = this.pending.get(id);
-    if (!pending) return false;
-    if (isRecord(message.error)) {
-      const error = message.error as unknown as JsonRpcErrorObject;
-      pending.reject(
-        new RpcError(
-          typeof error.code === "number" ? error.code : ErrorCode.InternalError,
-          `The client answered with an error: ${String(error.message)}`,
-          error.data,
-        ),
-      );
-    } else pending.resolve(message.result);
-    return true;
-  }
-
-  private cancel(id: JsonRpcId, delivery: Delivery, reason: string): void {
-    if (!this.protocol.cancelled) return;
-    delivery.notify({
-      jsonrpc: "2.0",
-      method: this.protocol.cancelled,
-      params: { requestId: id, reason },
-    });
-  }
-
-  /** Ends the session: requests still waiting for the client fail. */
-  end(): void {
-    this.ended = true;
-    for (const pending of [...this.pending.values()])
-      pending.reject(
-        new RpcError(ErrorCode.InternalError, "The session ended before the client answered"),
-      );
-    this.pending.clear();
-    this.subscriptions.clear();
-    this.subscriptionBytes = 0;
-  }
-}
-
 /** The legacy sessions of one server, and how a message without modern `_meta` is served. */
 export class LegacySessions {
   /** Open sessions, least recently used first (a Map keeps insertion order; use re-inserts). */
   private readonly sessions = new Map<LegacySession, true>();
-  private readonly byInitialize = new Map<string, LegacyEra[]>();
-  /** A handshake asked for a version this server was not generated for, and the operator was told (once). */
-  private hinted = false;
+  /** The legacy revisions' handshakes, which open sessions. */
+  private readonly handshakes: LegacyHandshakes;
   readonly maxSessions: number;
   readonly inputTimeoutMs: number;
   readonly maxInputRounds: number;
@@ -259,11 +97,10 @@ export class LegacySessions {
     private readonly host: LegacyHost,
     options: LegacyOptions = {},
   ) {
-    for (const protocol of protocols) {
-      const list = this.byInitialize.get(protocol.initialize) ?? [];
-      list.push(protocol);
-      this.byInitialize.set(protocol.initialize, list);
-    }
+    this.handshakes = new LegacyHandshakes(protocols, host, (session) => {
+      session.record[SESSION_KEY] = session;
+      this.remember(session);
+    });
     this.maxSessions = options.maxSessions ?? 10_000;
     this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
     this.maxInputRounds = options.maxInputRounds ?? 8;
@@ -335,14 +172,13 @@ export class LegacySessions {
   }
 
   static of(record: Record<string, unknown> | undefined): LegacySession | undefined {
-    const session = record?.[SESSION_KEY];
-    return session instanceof LegacySession ? session : undefined;
+    return sessionOf(record);
   }
 
   /** Whether a request without modern `_meta` is the legacy side's: a handshake, or a request on a legacy session. */
   claims(request: JsonRpcRequest, delivery: Delivery): boolean {
     return (
-      this.byInitialize.has(request.method) || LegacySessions.of(delivery.session) !== undefined
+      this.handshakes.opens(request.method) || LegacySessions.of(delivery.session) !== undefined
     );
   }
 
@@ -355,12 +191,13 @@ export class LegacySessions {
     const { host } = this;
     const record = delivery.session;
     const session = LegacySessions.of(record);
-    if (this.byInitialize.has(request.method)) return this.initialize(request, params, delivery);
+    if (this.handshakes.opens(request.method))
+      return this.handshakes.answer(request, params, delivery);
     if (!session || session.ended)
       return host.error(
         request.id,
         ErrorCode.InvalidRequest,
-        `Invalid request: no session; send ${[...this.byInitialize.keys()].join(" or ")} first, or carry the protocol version in params._meta`,
+        `Invalid request: no session; send ${this.handshakes.methods.join(" or ")} first, or carry the protocol version in params.${host.metaField}`,
       );
     this.touch(session);
     const outcome = this.sessionRequest(session, request, params, delivery);
@@ -425,12 +262,12 @@ export class LegacySessions {
     }
     const method = protocol.methods[request.method];
     if (!method) return notFound(host, request);
-    const meta = this.modernMeta(session, params._meta);
-    const served = new LegacyDelivery(delivery, session);
+    const meta = modernMeta(session, params[host.metaField], host);
+    const served = new LegacyDelivery(delivery, session, host.metaField);
     session.inflight.set(request.id, served);
     const outcome = host.serve(
       request,
-      { ...params, _meta: meta },
+      { ...params, [host.metaField]: meta },
       meta,
       session.clientCapabilities,
       served,
@@ -547,7 +384,7 @@ export class LegacySessions {
       this.shared
         .publish(this.protocols, notification, (protocol) =>
           protocol.notifications.includes(notification.method)
-            ? this.legacyMessage(protocol, notification)
+            ? legacyMessage(protocol, notification, this.host.metaField)
             : null,
         )
         .catch((error: unknown) =>
@@ -561,94 +398,9 @@ export class LegacySessions {
         const uri = notification.params?.[protocol.subscribe.param];
         if (typeof uri !== "string" || !session.subscriptions.has(uri)) continue;
       }
-      if (session.push(this.legacyMessage(protocol, notification))) sent++;
+      if (session.push(legacyMessage(protocol, notification, this.host.metaField))) sent++;
     }
     return sent;
-  }
-
-  /** A modern notification as a legacy revision sends it. */
-  private legacyMessage(
-    protocol: LegacyEra,
-    notification: { method: string; params?: Record<string, unknown> },
-  ): JsonRpcNotification {
-    const params = this.legacyParams(protocol, notification.params);
-    return params
-      ? { jsonrpc: "2.0", method: notification.method, params }
-      : { jsonrpc: "2.0", method: notification.method };
-  }
-
-  /** A modern notification's params with the `_meta` keys the legacy revision lacks removed. */
-  legacyParams(
-    protocol: LegacyEra,
-    params: Record<string, unknown> | undefined,
-  ): Record<string, unknown> | undefined {
-    if (!params || !isRecord(params._meta)) return params;
-    return { ...params, _meta: legacyMeta(protocol, params._meta) };
-  }
-
-  private initialize(
-    request: JsonRpcRequest,
-    params: Record<string, unknown>,
-    delivery: Delivery,
-  ): Outcome {
-    const { host } = this;
-    const record = delivery.session;
-    if (!record)
-      return host.error(
-        request.id,
-        ErrorCode.InvalidRequest,
-        "Invalid request: this transport keeps no sessions",
-      );
-    if (LegacySessions.of(record))
-      return host.error(
-        request.id,
-        ErrorCode.InvalidRequest,
-        "Invalid request: the session is already initialized",
-      );
-    const requested = params.protocolVersion;
-    const capabilities = params.capabilities;
-    if (typeof requested !== "string" || !isRecord(capabilities))
-      return host.error(
-        request.id,
-        ErrorCode.InvalidParams,
-        "Invalid params: protocolVersion (a string) and capabilities (an object) are required",
-      );
-    // The client's version when this server has it, else the newest it has (the client decides whether to go on).
-    const candidates = this.byInitialize.get(request.method)!;
-    const protocol = candidates.find((p) => p.protocolVersion === requested) ?? candidates[0]!;
-    if (
-      protocol.protocolVersion !== requested &&
-      requested !== host.protocolVersion &&
-      !this.hinted
-    ) {
-      // The client will most likely hang up on the version offered instead: say once how to serve it.
-      this.hinted = true;
-      host.log(
-        `mcp-gen server: an initialize-era client asked for protocol version ${requested}, which this server was not generated for (it speaks ${this.versions.join(", ")}); it was offered ${protocol.protocolVersion}. To serve it, regenerate with --legacy naming that revision, or without --legacy (the default serves every released initialize-era revision)`,
-      );
-    }
-    const result: Record<string, unknown> = {
-      protocolVersion: protocol.protocolVersion,
-      capabilities: host.serverCapabilities,
-      serverInfo: host.identity(),
-    };
-    if (host.instructions !== undefined) result.instructions = host.instructions;
-    const check = protocol.initializeResult(result);
-    if (!check.ok) {
-      const first = check.errors?.[0];
-      host.log(
-        `mcp-gen server: the ${protocol.revision} handshake result is invalid at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
-      );
-      return host.error(
-        request.id,
-        ErrorCode.InternalError,
-        "Internal error: the server produced an invalid result",
-      );
-    }
-    const session = new LegacySession(protocol, capabilities, params.clientInfo, record);
-    record[SESSION_KEY] = session;
-    this.remember(session);
-    return { response: success(request.id, result), httpStatus: 200 };
   }
 
   /** Keeps a session, bounded: past the limit the least recently used one is ended (its client gets "no session" and starts over). */
@@ -666,207 +418,6 @@ export class LegacySessions {
     this.sessions.delete(session);
     this.sessions.set(session, true);
   }
-
-  /** The modern `_meta` a legacy request stands for: the session's version, capabilities and log level, and the request's own keys renamed. */
-  private modernMeta(session: LegacySession, sent: unknown): Record<string, unknown> {
-    const { host } = this;
-    const meta: Record<string, unknown> = {};
-    const legacy = isRecord(sent) ? sent : {};
-    for (const key of session.protocol.metaKeys) {
-      if (key.legacy !== null && legacy[key.legacy] !== undefined)
-        meta[key.modern] = legacy[key.legacy];
-      else if (key.role === "clientInfo" && session.clientInfo !== undefined)
-        meta[key.modern] = session.clientInfo;
-      else if (key.role === "logLevel" && session.logLevel !== null)
-        meta[key.modern] = session.logLevel;
-    }
-    meta[host.requestMeta.protocolVersionKey] = host.protocolVersion;
-    meta[host.requestMeta.clientCapabilitiesKey] = session.clientCapabilities;
-    return meta;
-  }
-}
-
-/** A result's `_meta` with the keys the legacy revision lacks removed (and renamed where it has them under another name). */
-export function legacyMeta(
-  protocol: LegacyEra,
-  meta: Record<string, unknown>,
-): Record<string, unknown> {
-  const kept: Record<string, unknown> = { ...meta };
-  for (const key of protocol.metaKeys) {
-    if (!(key.modern in kept)) continue;
-    const value = kept[key.modern];
-    delete kept[key.modern];
-    if (key.legacy !== null) kept[key.legacy] = value;
-  }
-  return kept;
-}
-
-/**
- * A handler's result in the legacy shape: the fields only the modern revision has (`resultType`,
- * caching hints) left out, and the `_meta` keys the legacy revision lacks removed (an empty `_meta`
- * left out). Built key by key: deleting from a copy would turn it into a slow dictionary object.
- */
-export function legacyResult(
-  call: LegacyCall,
-  result: Record<string, unknown>,
-): Record<string, unknown> {
-  const shaped: Record<string, unknown> = {};
-  const drop = call.method.drop;
-  for (const key in result) {
-    if (!Object.hasOwn(result, key) || drop.includes(key)) continue;
-    const value = result[key];
-    if (key !== "_meta" || !isRecord(value)) shaped[key] = value;
-    else {
-      const meta = legacyMeta(call.protocol, value);
-      if (Object.keys(meta).length > 0) shaped._meta = meta;
-    }
-  }
-  return shaped;
-}
-
-/**
- * What a handler's request sees of its transport on a legacy session: its notifications are those
- * of the legacy revision (others are dropped), with the legacy `_meta` keys.
- */
-class LegacyDelivery extends LazyAbort implements Delivery {
-  private linked = false;
-
-  constructor(
-    private readonly inner: Delivery,
-    private readonly legacySession: LegacySession,
-  ) {
-    super();
-  }
-
-  /** Aborted when the transport's is (the client went away) or the client cancels the request by id. */
-  override get signal(): AbortSignal {
-    if (!this.linked) {
-      this.linked = true;
-      const inner = this.inner.signal;
-      if (inner.aborted) this.abort(inner.reason);
-      else inner.addEventListener("abort", () => this.abort(inner.reason), { once: true });
-    }
-    return super.signal;
-  }
-
-  get session(): Record<string, unknown> {
-    return this.legacySession.record as Record<string, unknown>;
-  }
-
-  /** Who the transport authenticated the request as: a legacy handler is as bound to it as a modern one. */
-  get principal(): string | undefined {
-    return this.inner.principal;
-  }
-
-  get auth(): Principal | undefined {
-    return this.inner.auth;
-  }
-
-  notify(notification: JsonRpcNotification): void {
-    const { protocol } = this.legacySession;
-    if (!protocol.notifications.includes(notification.method)) return;
-    const params = notification.params;
-    if (isRecord(params) && isRecord(params._meta))
-      this.inner.notify({
-        ...notification,
-        params: { ...params, _meta: legacyMeta(protocol, params._meta) },
-      });
-    else this.inner.notify(notification);
-  }
-
-  /** Where a request to the client goes: the underlying transport, as it is. */
-  get raw(): Delivery {
-    return this.inner;
-  }
-}
-
-/**
- * Serves a modern handler's `input_required` answers to a legacy client: each input request is sent
- * as a request of its own on the session, and the handler is invoked again with the client's
- * responses and its state, until it answers with a result. A request the client does not answer (an
- * error, a timeout, cancellation) is handed to the handler as `inputError`, with the responses that
- * did come; a handler that asks again for what failed gets that error as its request's answer.
- */
-export async function bridgeInput(
-  sessions: LegacySessions,
-  call: LegacyCall,
-  delivery: Delivery,
-  first: {
-    inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>;
-    state: unknown;
-  },
-  invoke: (
-    inputResponses: Record<string, unknown>,
-    state: unknown,
-    inputError: RpcError | undefined,
-  ) => Promise<unknown>,
-  isInputRequired: (answer: unknown) => answer is typeof first,
-  missingCapability: (missing: Record<string, unknown>) => RpcError,
-): Promise<unknown> {
-  const { session } = call;
-  const raw = delivery instanceof LegacyDelivery ? delivery.raw : delivery;
-  let asked = first;
-  let failed: { error: RpcError; keys: Set<string> } | undefined;
-  for (let round = 0; round < sessions.maxInputRounds; round++) {
-    const missing: Record<string, unknown> = {};
-    for (const input of Object.values(asked.inputRequests)) {
-      const known = call.protocol.serverRequests[input.method];
-      if (!known)
-        throw new RpcError(
-          ErrorCode.InternalError,
-          `Internal error: ${input.method} has no form in protocol ${call.protocol.protocolVersion}`,
-        );
-      if (session.clientCapabilities[known.capability] === undefined)
-        missing[known.capability] = {};
-    }
-    if (Object.keys(missing).length > 0) throw missingCapability(missing);
-    if (failed && Object.keys(asked.inputRequests).some((key) => failed!.keys.has(key)))
-      throw failed.error;
-    const responses: Record<string, unknown> = {};
-    let error: RpcError | undefined;
-    const keys = new Set<string>();
-    await Promise.all(
-      Object.entries(asked.inputRequests).map(async ([key, input]) => {
-        try {
-          const response = await session.request(
-            input.method,
-            input.params ?? {},
-            raw,
-            sessions.inputTimeoutMs,
-            delivery.signal,
-          );
-          const check = call.protocol.serverRequests[input.method]!.response(response);
-          if (!check.ok) {
-            const first = check.errors?.[0];
-            throw new RpcError(
-              ErrorCode.InvalidParams,
-              `The client's answer to ${input.method} is invalid at ${first?.path || "/"}: ${first?.message ?? "invalid"}`,
-            );
-          }
-          Object.defineProperty(responses, key, {
-            value: response,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } catch (caught) {
-          error ??=
-            caught instanceof RpcError
-              ? caught
-              : new RpcError(ErrorCode.InternalError, String(caught));
-          keys.add(key);
-        }
-      }),
-    );
-    failed = error ? { error, keys } : undefined;
-    const answer = await invoke(responses, asked.state, error);
-    if (!isInputRequired(answer)) return answer;
-    asked = answer;
-  }
-  throw new RpcError(
-    ErrorCode.InternalError,
-    `Internal error: the handler asked for input more than ${sessions.maxInputRounds} times`,
-  );
 }
 
 /**

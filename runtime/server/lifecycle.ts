@@ -19,6 +19,9 @@ import type { Protocol } from "./protocol.js";
 /** The lifecycle of a revision that carries the protocol version and capabilities in every request's `_meta`. */
 export type StatelessLifecycle = Extract<Protocol["lifecycle"], { kind: "stateless" }>;
 
+/** The part of the protocol naming the metadata field (`_meta`) the checks read. */
+type MetaField = { envelope: Pick<Protocol["envelope"], "meta"> };
+
 /** The lifecycle of a revision whose clients open a session with a handshake. */
 export type StatefulLifecycle = Extract<Protocol["lifecycle"], { kind: "stateful" }>;
 
@@ -27,7 +30,7 @@ export type StatefulLifecycle = Extract<Protocol["lifecycle"], { kind: "stateful
  * then `meta[protocolVersionKey]`, its client capabilities the object at `clientCapabilitiesKey`).
  */
 export function refusedStateless(
-  protocol: Pick<Protocol, "handshakeVersionParam" | "errors">,
+  protocol: Pick<Protocol, "handshakeVersionParam" | "errors"> & MetaField,
   lifecycle: StatelessLifecycle,
   supportedVersions: readonly string[],
   request: JsonRpcRequest,
@@ -36,7 +39,8 @@ export function refusedStateless(
   /** The dispatcher's envelope stage: the request's envelope (its HTTP headers) against the body. */
   envelope: Pick<EnvelopeStage, "refused">,
 ): JsonRpcErrorObject | null {
-  const meta = params._meta;
+  const field = protocol.envelope.meta;
+  const meta = params[field];
   if (!isRecord(meta)) {
     const handshake = initializeEraVersion(protocol, params);
     // An initialize-era client has no way forward but the message it shows its user: name the
@@ -44,25 +48,25 @@ export function refusedStateless(
     if (handshake !== null)
       return {
         code: protocol.errors.unsupportedVersion,
-        message: `Unsupported protocol version ${handshake}: this server supports ${supportedVersions.join(", ")}, which carry the protocol version and client capabilities in every request's _meta`,
+        message: `Unsupported protocol version ${handshake}: this server supports ${supportedVersions.join(", ")}, which carry the protocol version and client capabilities in every request's ${field}`,
         data: { supported: [...supportedVersions], requested: handshake },
       };
     return {
       code: ErrorCode.InvalidParams,
-      message: "Invalid params: _meta is required on every request",
+      message: `Invalid params: ${field} is required on every request`,
     };
   }
   for (const key of lifecycle.requiredMetaKeys) {
     if (meta[key] === undefined)
       return {
         code: ErrorCode.InvalidParams,
-        message: `Invalid params: _meta is missing "${key}"`,
+        message: `Invalid params: ${field} is missing "${key}"`,
       };
   }
   if (!isRecord(meta[lifecycle.clientCapabilitiesKey]))
     return {
       code: ErrorCode.InvalidParams,
-      message: `Invalid params: _meta "${lifecycle.clientCapabilitiesKey}" must be an object`,
+      message: `Invalid params: ${field} "${lifecycle.clientCapabilitiesKey}" must be an object`,
     };
   const refused = envelope.refused(request, params, delivery);
   if (refused) return refused;
@@ -81,11 +85,13 @@ export function refusedStateless(
  * handshake version in its params); else `null`.
  */
 export function initializeEraVersion(
-  protocol: Pick<Protocol, "handshakeVersionParam">,
+  protocol: Pick<Protocol, "handshakeVersionParam"> & MetaField,
   params: Record<string, unknown>,
 ): string | null {
   const handshake = params[protocol.handshakeVersionParam];
-  return !isRecord(params._meta) && typeof handshake === "string" ? handshake : null;
+  return !isRecord(params[protocol.envelope.meta]) && typeof handshake === "string"
+    ? handshake
+    : null;
 }
 
 /**

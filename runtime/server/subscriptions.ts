@@ -133,7 +133,11 @@ export class Subscriptions {
   private tagged(notification: Published, id: JsonRpcId): JsonRpcNotification {
     const params: Record<string, unknown> = Object.assign({}, notification.params);
     const key = this.protocol.meta.subscriptionId;
-    if (key) params._meta = { ...(isRecord(params._meta) ? params._meta : {}), [key]: id };
+    if (key) {
+      const field = this.protocol.envelope.meta;
+      const meta = params[field];
+      params[field] = { ...(isRecord(meta) ? meta : {}), [key]: id };
+    }
     return { jsonrpc: "2.0", method: notification.method, params };
   }
 }

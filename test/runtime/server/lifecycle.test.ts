@@ -24,6 +24,7 @@ const LIFECYCLE: StatelessLifecycle = {
 };
 const PROTOCOL = {
   handshakeVersionParam: "hello",
+  envelope: { meta: "_meta" },
   errors: { unsupportedVersion: -1001, missingCapability: -1002, headerMismatch: -1003 },
 };
 const SUPPORTED = ["v2", "v3"];
@@ -85,6 +86,27 @@ describe("refusedStateless", () => {
       });
       expect(checked).toEqual([]);
     }
+  });
+
+  it("reads the metadata field the description names, and names it when refusing", () => {
+    const protocol = { ...PROTOCOL, envelope: { meta: "x_meta" } };
+    const check = (params: Record<string, unknown>) =>
+      refusedStateless(
+        protocol,
+        LIFECYCLE,
+        SUPPORTED,
+        request(params),
+        params,
+        delivery().delivery,
+      );
+    expect(check({ x_meta: meta() })).toBeNull();
+    expect(check({ _meta: meta() })).toEqual({
+      code: -32602,
+      message: "Invalid params: x_meta is required on every request",
+    });
+    expect(check({ x_meta: meta({ "x/also": undefined }) })?.message).toBe(
+      'Invalid params: x_meta is missing "x/also"',
+    );
   });
 
   it("answers an initialize-era handshake (no _meta, the handshake's version param) with the versions it speaks", () => {
