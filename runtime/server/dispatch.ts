@@ -38,8 +38,8 @@ import type { Store } from "./store.js";
 import { checkInput } from "../schema/checks.js";
 import type { Handler } from "./context.js";
 import { Calls } from "./call.js";
-import { Results, type ResultsOptions } from "./results.js";
-import { Deprecations, type DeprecationsOptions } from "./deprecations.js";
+import { Results } from "./results.js";
+import { Deprecations } from "./deprecations.js";
 import { describeServer } from "./describe.js";
 import { Publisher } from "./publish.js";
 
@@ -54,7 +54,7 @@ export interface ServerIdentity {
   [key: string]: unknown;
 }
 
-export interface DispatcherOptions extends RoundsOptions, ResultsOptions, DeprecationsOptions {
+export interface DispatcherOptions extends RoundsOptions {
   info: ServerIdentity;
   capabilities: Record<string, unknown>;
   instructions?: string;

@@ -161,11 +161,6 @@ export class LegacySessions {
     this.remember(session);
   }
 
-  /** The protocol versions a legacy handshake may agree on, newest first. */
-  get versions(): string[] {
-    return this.protocols.map((p) => p.protocolVersion);
-  }
-
   /** How many sessions are open. */
   get size(): number {
     return this.sessions.size;

@@ -62,10 +62,10 @@ describe.each(OUTPUTS)("$dir", ({ dir, modules }) => {
 });
 
 describe("the runtime reads one Validate", () => {
-  it("is defined in checks.ts only; the dispatcher, the legacy bridge and the protocol both runtimes read import it", () => {
+  it("is defined in checks.ts only; the dispatcher's results, the legacy bridge and the protocol both runtimes read import it", () => {
     const runtime = join(ROOT, "runtime");
     for (const module of [
-      "server/dispatch.ts",
+      "server/results.ts",
       "server/legacy.ts",
       "shared/protocol.ts",
       "client/protocol.ts",
