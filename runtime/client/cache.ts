@@ -72,3 +72,13 @@ export class Cache {
     this.publicEntries.clear();
   }
 }
+
+/** The cache the client's `cache` option asks for (default 256 entries); none when off, or when the revision has no caching hints (nothing is cacheable). */
+export function clientCache(
+  option: boolean | { maxEntries?: number } | undefined,
+  serverKey: string | undefined,
+  hints: { ttl: string; scope: string } | null,
+): Cache | null {
+  if (!option || !hints) return null;
+  return new Cache(typeof option === "object" ? (option.maxEntries ?? 256) : 256, serverKey, hints);
+}

@@ -3,7 +3,8 @@
  * subclasses by code), results that fail validation, and failures of the transport, the clock or
  * the multi round-trip. Browser-safe. Revision-independent; copied verbatim into generated output.
  */
-import { isRecord } from "../shared/jsonrpc.js";
+import { ErrorCode, isRecord } from "../shared/jsonrpc.js";
+import type { ProtocolDescription } from "../shared/protocol.js";
 
 /** A JSON-RPC error answered by the server. */
 export class McpError extends Error {
@@ -134,4 +135,22 @@ export class LegacyServerError extends Error {
     super(message, { cause });
     this.name = "LegacyServerError";
   }
+}
+
+/** A JSON-RPC error the server answered, as the error class its code (by the revision's codes) calls for. */
+export function toMcpError(
+  codes: ProtocolDescription["errors"],
+  error: { code: number; message: string; data?: unknown },
+): McpError {
+  const code = error.code;
+  const message = typeof error.message === "string" ? error.message : "error";
+  if (codes.unsupportedVersion !== null && code === codes.unsupportedVersion)
+    return new UnsupportedProtocolVersionError(code, message, error.data);
+  if (codes.missingCapability !== null && code === codes.missingCapability)
+    return new MissingRequiredClientCapabilityError(code, message, error.data);
+  if (codes.headerMismatch !== null && code === codes.headerMismatch)
+    return new HeaderMismatchError(code, message, error.data);
+  if (code === ErrorCode.MethodNotFound) return new MethodNotFoundError(code, message, error.data);
+  if (code === ErrorCode.InvalidParams) return new InvalidParamsError(code, message, error.data);
+  return new McpError(code, message, error.data);
 }

@@ -24,24 +24,26 @@ export function eraOf(eras: readonly LegacyEra[], version: unknown): LegacyEra |
 }
 
 /**
- * A modern call's params as the legacy request carries them: the caller's own `_meta` keys kept,
- * the modern protocol keys (`modernKeys`) left out, the progress token under the legacy key.
+ * A modern call's params as the legacy request carries them: the caller's own `_meta` keys kept
+ * (under `metaField`, the description's name for `_meta`), the modern protocol keys
+ * (`modernKeys`) left out, the progress token under the legacy key.
  */
 export function legacyParams(
   era: LegacyEra,
   params: Record<string, unknown>,
+  metaField: string,
   modernKeys: ReadonlySet<string>,
   progressToken: string | undefined,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = Object.assign({}, params);
   const meta: Record<string, unknown> = {};
-  if (isRecord(params._meta))
-    for (const [key, value] of Object.entries(params._meta))
-      if (!modernKeys.has(key)) meta[key] = value;
+  const given = params[metaField];
+  if (isRecord(given))
+    for (const [key, value] of Object.entries(given)) if (!modernKeys.has(key)) meta[key] = value;
   const progressTokenKey = legacyMetaKey(era, "progressToken");
   if (progressToken !== undefined && progressTokenKey) meta[progressTokenKey] = progressToken;
-  if (Object.keys(meta).length > 0) out._meta = meta;
-  else delete out._meta;
+  if (Object.keys(meta).length > 0) out[metaField] = meta;
+  else delete out[metaField];
   return out;
 }
 
@@ -59,6 +61,7 @@ export function modernResult(
 export function describeSession(
   session: LegacySession,
   discover: NonNullable<LegacyEra["discover"]>,
+  metaField: string,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [field, source] of Object.entries(discover.fields)) {
@@ -71,7 +74,7 @@ export function describeSession(
     if (value !== undefined) result[field] = value;
   }
   if (discover.info && session.handshake[discover.info.field] !== undefined)
-    result._meta = { [discover.info.metaKey]: session.handshake[discover.info.field] };
+    result[metaField] = { [discover.info.metaKey]: session.handshake[discover.info.field] };
   return result;
 }
 

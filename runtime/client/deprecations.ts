@@ -1,0 +1,22 @@
+/**
+ * Deprecation notices: each deprecated feature the client uses on the wire is reported once per
+ * client, to `onDeprecated` or else as a line on the log. Revision-independent; copied verbatim
+ * into generated output.
+ */
+export class Deprecations {
+  /** Deprecation notices already reported by this client. */
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly onDeprecated: ((notice: string) => void) | undefined,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Reports `notice` (the description's text for a deprecated feature) the first time; `undefined` is no notice. */
+  report(notice: string | undefined): void {
+    if (notice === undefined || this.reported.has(notice)) return;
+    this.reported.add(notice);
+    if (this.onDeprecated) this.onDeprecated(notice);
+    else this.log(`mcp client: deprecated feature used: ${notice}`);
+  }
+}

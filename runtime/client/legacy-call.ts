@@ -1,0 +1,144 @@
+/**
+ * The bridge from a modern call to a legacy (initialize-era) session: the request the legacy
+ * revision has for it, its answer checked by the legacy revision and made the modern result, and a
+ * session the server ended opened again within `sessionReopens`. Also the legacy requests the
+ * runtime sends itself (a listen's subscribes). The translations themselves are `legacy.ts`'s.
+ * Revision-independent; copied verbatim into generated output.
+ */
+import { checkResult } from "./check.js";
+import type { Connection } from "./connection.js";
+import {
+  InvalidResultError,
+  MethodNotInEraError,
+  SessionExpiredError,
+  toMcpError,
+} from "./errors.js";
+import {
+  describeSession,
+  legacyMetaKey,
+  legacyParams,
+  modernResult,
+  type LegacyEra,
+} from "./legacy.js";
+import { ReopenBudget } from "./limits.js";
+import { DEFAULT_TIMEOUT_MS, type CallOptions, type CoreOptions } from "./options.js";
+import type { ClientMethodSpec, ClientProtocol } from "./protocol.js";
+import type { Sender } from "./send.js";
+import type { ToolResults } from "./tools.js";
+import { isRecord, own, type JsonRpcResponse } from "../shared/jsonrpc.js";
+
+const DEFAULT_SESSION_REOPENS = 3;
+const DEFAULT_REOPEN_COOLDOWN_MS = 30_000;
+
+export class LegacyCalls {
+  /** Sessions the server ended in a row, each reopened (`sessionReopens`). */
+  private readonly reopens: ReopenBudget;
+
+  constructor(
+    private readonly protocol: ClientProtocol,
+    private readonly options: CoreOptions,
+    private readonly connection: Connection,
+    private readonly sender: Sender,
+    private readonly tools: ToolResults,
+    private readonly log: (message: string) => void,
+  ) {
+    this.reopens = new ReopenBudget(
+      options.sessionReopens?.max ?? DEFAULT_SESSION_REOPENS,
+      options.sessionReopens?.cooldownMs ?? DEFAULT_REOPEN_COOLDOWN_MS,
+    );
+  }
+
+  /**
+   * A modern call on a legacy session: the request the legacy revision has for it (its params
+   * without the modern `_meta` keys), its answer checked against the legacy result, then given the
+   * fields the modern result requires. Discovery is answered from the handshake; a method the
+   * revision lacks is `MethodNotInEraError`. A session the server ended (HTTP 404) is opened again
+   * and the request sent once more, once per call and within `sessionReopens`.
+   */
+  async call(
+    era: LegacyEra,
+    method: string,
+    base: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+    reopened = false,
+  ): Promise<Record<string, unknown>> {
+    const { connection } = this;
+    const metaField = this.protocol.envelope.meta;
+    const handshake = method === era.initialize;
+    if (!handshake && era.discover && method === era.discover.method && connection.session)
+      return describeSession(connection.session, era.discover, metaField);
+    const legacy = handshake ? { result: null, fill: {} } : own(era.methods, method);
+    if (!legacy) throw new MethodNotInEraError(era.revision, method);
+    const progressToken =
+      options.onProgress && legacyMetaKey(era, "progressToken")
+        ? this.sender.progressToken()
+        : undefined;
+    const params = handshake
+      ? base
+      : legacyParams(era, base, metaField, this.modernMetaKeys, progressToken);
+    let response: JsonRpcResponse;
+    try {
+      response = await this.sender.send(
+        method,
+        this.sender.id(),
+        params,
+        spec,
+        options,
+        signal,
+        progressToken,
+      );
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError) || handshake || signal.aborted || reopened)
+        throw error;
+      if (!this.reopens.take())
+        throw new SessionExpiredError(
+          `${error.message}; the server ended ${this.reopens.max} sessions in a row, so no new one is opened for ${this.reopens.waitSeconds()} s`,
+        );
+      this.log(`mcp client: the server ended the legacy session; opening a new one for ${method}`);
+      const again = await connection.reopen();
+      if (!again) throw error;
+      return this.call(again.era, method, base, spec, options, signal, true);
+    }
+    if (!handshake) this.reopens.served();
+    if ("error" in response) throw toMcpError(this.protocol.errors, response.error);
+    const result = response.result;
+    if (!isRecord(result)) throw new InvalidResultError(method, "", "is not an object", result);
+    if (!legacy.result) return result;
+    if (this.options.validate !== false) checkResult(method, legacy.result, result);
+    const modern = modernResult(legacy.fill, result);
+    this.tools.observe(method, base, modern);
+    return modern;
+  }
+
+  /** A legacy request the runtime sends itself (its answer is empty): within the client's timeout. */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signals = signal ? [signal] : [];
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) signals.push(AbortSignal.timeout(timeoutMs));
+    const response = await this.sender.send(
+      method,
+      this.sender.id(),
+      params,
+      undefined,
+      {},
+      AbortSignal.any(signals),
+      undefined,
+    );
+    if ("error" in response) throw toMcpError(this.protocol.errors, response.error);
+  }
+
+  /** The `_meta` keys the modern revision gives a protocol role: never sent on a legacy session. */
+  private get modernMetaKeys(): ReadonlySet<string> {
+    const { lifecycle, meta } = this.protocol;
+    const keys = [meta.clientInfo, meta.subscriptionId];
+    if (lifecycle.kind === "stateless")
+      keys.push(lifecycle.protocolVersionKey, lifecycle.clientCapabilitiesKey);
+    return new Set(keys.filter((k): k is string => k !== null));
+  }
+}
