@@ -1,6 +1,6 @@
 /**
- * The client transport contract: what the client core asks of a transport (`client-http.ts`,
- * `client-stdio.ts`, or one of the user's), and what a transport may tell the client outside any
+ * The client transport contract: what the client core asks of a transport (`http.ts`,
+ * `stdio.ts`, or one of the user's), and what a transport may tell the client outside any
  * request. Transports only move messages; every protocol rule is the core's. Browser-safe.
  * Revision-independent; copied verbatim into generated output.
  */
