@@ -31,7 +31,7 @@ export interface HttpTransportOptions {
   maxServerRequests?: number;
   /**
    * Authorization for servers that demand it: supplies the `Authorization` header and answers 401
-   * and 403 refusals (`runtime/oauth-client.ts`, generated with `--auth`, is one).
+   * and 403 refusals (`runtime/auth/oauth-client.ts`, generated with `--auth`, is one).
    */
   authorization?: HttpAuthorization;
 }

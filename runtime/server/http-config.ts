@@ -3,15 +3,12 @@
  * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving.
  * Revision-independent; copied verbatim into generated output.
  */
-import type { ServerResponse } from "node:http";
-import { ErrorCode } from "../shared/jsonrpc.js";
 import type { Acceptance, HeaderRules } from "../shared/http-headers.js";
 import type { HttpGuard } from "../auth/http-auth.js";
 import type { MessageHandler } from "./transport.js";
 import type { Budget, ClientBudgets } from "./admission.js";
 import type { SharedSessions } from "./http-shared.js";
 import type { SessionStore } from "./http-sessions.js";
-import { sendError } from "./http-framing.js";
 
 export interface Config {
   handler: MessageHandler;
@@ -60,13 +57,4 @@ export class LastValue<T> {
     }
     return this.computed;
   }
-}
-
-/** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
-export function failed(config: Config, res: ServerResponse, error: unknown): void {
-  config.log(
-    `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
-  if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, "Internal error");
-  else res.destroy();
 }

@@ -19,10 +19,11 @@ import { principalOf, sendRefusal, type Principal } from "../auth/http-auth.js";
 import { isThenable, LazyAbort, type Delivery, type Outcome } from "./transport.js";
 import type { Budget } from "./admission.js";
 import type { SharedSessions } from "./http-shared.js";
-import { failed, type Config } from "./http-config.js";
+import type { Config } from "./http-config.js";
 import { ownerOf } from "./http-sessions.js";
 import {
   busy,
+  failed,
   decodeUtf8,
   sendError,
   sendJson,

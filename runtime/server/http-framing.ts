@@ -4,10 +4,9 @@
  * body's UTF-8. Revision-independent; copied verbatim into generated output.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { failure, SERVER_BUSY } from "../shared/jsonrpc.js";
+import { ErrorCode, failure, SERVER_BUSY } from "../shared/jsonrpc.js";
 import type { JsonRpcResponse } from "../shared/jsonrpc.js";
 import { bodyPending } from "../shared/http-headers.js";
-import type { Config } from "./http-config.js";
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
@@ -83,7 +82,7 @@ export function sendError(
 
 /** Refuses a request for load: at once, with `Retry-After`, without reading its body. */
 export function busy(
-  config: Config,
+  config: { readonly retryAfter: string },
   req: IncomingMessage,
   res: ServerResponse,
   status: 503 | 429,
@@ -110,4 +109,17 @@ export function refuse(
 ): void {
   const close = bodyPending(req);
   sendError(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
+}
+
+/** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
+export function failed(
+  config: { log(message: string): void },
+  res: ServerResponse,
+  error: unknown,
+): void {
+  config.log(
+    `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, "Internal error");
+  else res.destroy();
 }

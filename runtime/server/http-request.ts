@@ -10,10 +10,11 @@ import { ErrorCode } from "../shared/jsonrpc.js";
 import { ACCEPTS_ANY, isIdentityEncoding, type Acceptance } from "../shared/http-headers.js";
 import { principalOf } from "../auth/http-auth.js";
 import { Budget } from "./admission.js";
-import { failed, type Config } from "./http-config.js";
+import type { Config } from "./http-config.js";
 import { attachExchange, Exchange } from "./http-exchange.js";
-import { ownerOf, sessionRequest } from "./http-sessions.js";
-import { busy, refuse } from "./http-framing.js";
+import { ownerOf } from "./http-sessions.js";
+import { sessionRequest } from "./http-session-requests.js";
+import { busy, failed, refuse } from "./http-framing.js";
 
 export function serve(config: Config, req: IncomingMessage, res: ServerResponse): void {
   // DNS-rebinding protection comes before anything else.

@@ -30,8 +30,8 @@ export { headerRulesOf, NO_HEADER_RULES, type HeaderRules } from "../shared/http
 export { decodeHeaderValue } from "../shared/param-headers.js";
 import type { HttpGuard } from "../auth/http-auth.js";
 import { SharedSessions } from "./http-shared.js";
-import { failed, LastValue, type Config } from "./http-config.js";
-import { SSE_HEADERS } from "./http-framing.js";
+import { LastValue, type Config } from "./http-config.js";
+import { failed, SSE_HEADERS } from "./http-framing.js";
 import { pathOf, serve } from "./http-request.js";
 import { SessionStore } from "./http-sessions.js";
 

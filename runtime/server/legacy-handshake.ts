@@ -8,7 +8,7 @@ import { ErrorCode, isRecord, success, type JsonRpcRequest } from "../shared/jso
 import type { Delivery, Outcome } from "./transport.js";
 import type { LegacyEra } from "../shared/protocol.js";
 import { LegacySession, sessionOf } from "./legacy-session.js";
-import type { LegacyHost } from "./legacy.js";
+import type { LegacyHost } from "./legacy-host.js";
 
 export class LegacyHandshakes {
   private readonly byInitialize = new Map<string, LegacyEra[]>();

@@ -13,7 +13,7 @@ import { LazyAbort, type Delivery } from "./transport.js";
 import type { Principal } from "../auth/http-auth.js";
 import type { LegacyEra } from "../shared/protocol.js";
 import type { LegacySession } from "./legacy-session.js";
-import type { LegacyCall } from "./legacy.js";
+import type { LegacyCall } from "./legacy-host.js";
 
 /**
  * The modern metadata a legacy request stands for: the session's version, capabilities and log

@@ -17,13 +17,13 @@ import type {
   JsonRpcRequest,
 } from "../shared/jsonrpc.js";
 import { isThenable, type Delivery, type Outcome } from "./transport.js";
-import type { Validate } from "../schema/checks.js";
 import type { LegacyEra } from "../shared/protocol.js";
 import type { Store } from "./store.js";
 import { SharedLegacy, sharedId } from "./legacy-shared.js";
 import { LegacySession, SESSION_KEY, sessionOf, type LegacySnapshot } from "./legacy-session.js";
 import { LegacyHandshakes } from "./legacy-handshake.js";
 import { LegacyDelivery, legacyMessage, modernMeta } from "./legacy-messages.js";
+import type { LegacyHost } from "./legacy-host.js";
 
 export { LegacySession } from "./legacy-session.js";
 
@@ -44,35 +44,7 @@ export interface LegacyOptions {
 
 const MiB = 1024 * 1024;
 
-/** What the dispatcher lends the legacy side: the modern serving path and the server's description. */
-export interface LegacyHost {
-  readonly protocolVersion: string;
-  readonly requestMeta: { protocolVersionKey: string; clientCapabilitiesKey: string };
-  readonly logLevels: readonly string[];
-  readonly serverCapabilities: Record<string, unknown>;
-  identity(): Record<string, unknown>;
-  readonly instructions: string | undefined;
-  /** Serves a request through the modern handler, as `era` describes, and answers in the legacy shape. */
-  serve(
-    request: JsonRpcRequest,
-    params: Record<string, unknown>,
-    meta: Record<string, unknown>,
-    clientCapabilities: Record<string, unknown>,
-    delivery: Delivery,
-    era: LegacyCall,
-  ): Outcome | Promise<Outcome>;
-  error(id: JsonRpcId, code: number, message: string, data?: unknown): Outcome;
-  log(message: string): void;
-  /** The field of params and results holding metadata (`protocol.envelope.meta`), the same in every era. */
-  readonly metaField: string;
-}
-
-/** What the modern serving path needs to answer one legacy request. */
-export interface LegacyCall {
-  protocol: LegacyEra;
-  session: LegacySession;
-  method: { result: Validate; drop: readonly string[] };
-}
+export type { LegacyCall, LegacyHost } from "./legacy-host.js";
 
 /** The legacy sessions of one server, and how a message without modern `_meta` is served. */
 export class LegacySessions {
