@@ -45,6 +45,10 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
   if (problem || lifecycle.kind !== "stateful")
     throw new Error(problem ?? "not an initialize-era revision");
   const wire = { modern: wireFacts(modern), legacy: wireFacts(legacy) };
+  if (!wire.legacy.handshake)
+    throw new Error(
+      `--legacy ${legacy.revision}: its handshake's params name no protocol version or client capabilities, or its result no chosen version`,
+    );
   const index = { modern: new ModelIndex(modern), legacy: new ModelIndex(legacy) };
   const changes = diffModels(legacy, modern);
   // Requests the legacy revision sends from the server that the modern one carries inside results.
@@ -124,6 +128,7 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
     protocolVersion: legacy.protocolVersion!,
     initialize: lifecycle.initialize,
     initialized: lifecycle.initialized,
+    handshake: wire.legacy.handshake,
     initializeResult: initializeRequest?.method.results[0] ?? null,
     methods,
     discover: discoverFromHandshake(modern, legacy, legacyValue),
@@ -142,6 +147,7 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
     cancelled: wire.legacy.notifications.cancelled,
     message: wire.legacy.notifications.message,
     progress: wire.legacy.notifications.progress,
+    notificationParams: wire.legacy.notificationParams,
     serverCapabilities:
       Object.entries(describeFacts(legacy).fields).find(
         ([, source]) => source === "capabilities",

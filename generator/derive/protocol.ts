@@ -3,7 +3,7 @@ import { methodRoles, ModelIndex } from "../ir/query.js";
 import { wireFacts } from "../ir/wire.js";
 import { eraDescriptions } from "./eras.js";
 import { featureFacts } from "../ir/features.js";
-import { PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
+import { HTTP_HEADERS, PROTOCOL_VERSION_FIELD } from "../ir/conventions.js";
 import type { RegistryEntry } from "../registry/index.js";
 import { GeneratorError } from "../errors.js";
 import type {
@@ -73,10 +73,14 @@ export function protocolDescription(
     errors: { ...wire.errors },
     meta: { ...wire.meta },
     notifications: { ...wire.notifications },
+    notificationParams: wire.notificationParams,
     logLevels: wire.logLevels,
     ping: wire.ping,
     describe: wire.describe.fields,
     handshakeVersionParam: PROTOCOL_VERSION_FIELD,
+    handshake: wire.handshake,
+    supportedVersionsField: wire.supportedVersionsField,
+    headers: { ...HTTP_HEADERS },
     listen: wire.listen
       ? {
           method: wire.listen.method,

@@ -33,6 +33,17 @@ export const CAPABILITY_TYPES = {
 /** The field (a plain param, or the last segment of a `_meta` key) naming the protocol version. */
 export const PROTOCOL_VERSION_FIELD = "protocolVersion";
 
+/**
+ * The request metadata headers of the Streamable HTTP transport, by role: the protocol version a
+ * request is sent under, its method, its target's name. The transport's specification names them;
+ * the schema does not.
+ */
+export const HTTP_HEADERS = {
+  protocolVersion: "MCP-Protocol-Version",
+  method: "Mcp-Method",
+  name: "Mcp-Name",
+} as const;
+
 /** Constants by role: the spec's own names for them. */
 export const CONSTANT_ROLES = {
   protocolVersion: /(^|_)PROTOCOL_VERSION$/,
@@ -77,8 +88,6 @@ export const WIRE_CONVENTIONS = {
   subscriptionFlags: { list_changed: "listChanged", updated: "subscribe" } as Readonly<
     Record<string, string>
   >,
-  progressParams: ["progressToken", "progress"],
-  cancelledParam: "requestId",
   resultTypeDefinition: "ResultType",
   resultTypes: { complete: "complete", inputRequired: "input_required" },
   inputResponseUnion: "InputResponse",

@@ -5,6 +5,12 @@ import type {
 } from "../../runtime/shared/protocol.js";
 import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
 import {
+  cancelledRequestParam,
+  handshakeFields,
+  notificationParams,
+  progressTokenParam,
+} from "./message-fields.js";
+import {
   CAPABILITY_TYPES,
   MEMBERSHIP_UNIONS,
   PROTOCOL_VERSION_FIELD,
@@ -36,6 +42,12 @@ export interface WireFacts {
   errors: Description["errors"];
   meta: Description["meta"];
   notifications: Description["notifications"];
+  /** The params of the progress and cancellation notifications, by the types the revision gives them. */
+  notificationParams: Description["notificationParams"];
+  /** The initialize handshake's params and the result field naming the chosen version (stateful revisions). */
+  handshake: Description["handshake"];
+  /** The discovery result's list of the versions the server supports (stateless revisions). */
+  supportedVersionsField: string | null;
   logLevels: string[];
   listen: {
     method: string;
@@ -190,6 +202,11 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     return typeof value === "number" ? value : null;
   };
 
+  // The progress notification names its request by a progress token, the cancellation by a request id.
+  const progress = notifications.find((n) => progressTokenParam(index, n) !== null);
+  const cancelled = notifications.find((n) => cancelledRequestParam(index, n) !== null);
+  const describe = describeFacts(model, index);
+
   let listenFacts: WireFacts["listen"] = null;
   if (listen) {
     const filterType = index.property(listen.params, conventions.listenFilterParam)?.type ?? null;
@@ -243,8 +260,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
       subscriptionId: metaKey(notificationMeta, conventions.requestIdType),
     },
     notifications: {
-      progress:
-        notifications.find((n) => paramsHave(n, ...conventions.progressParams))?.method ?? null,
+      progress: progress?.method ?? null,
       message:
         notifications.find(
           (n) =>
@@ -253,13 +269,17 @@ export function wireFacts(model: ProtocolModel): WireFacts {
         )?.method ?? null,
       acknowledged:
         notifications.find((n) => paramsHave(n, conventions.listenFilterParam))?.method ?? null,
-      cancelled:
-        notifications.find((n) => paramsHave(n, conventions.cancelledParam))?.method ?? null,
+      cancelled: cancelled?.method ?? null,
     },
+    notificationParams: notificationParams(index, progress, cancelled),
+    handshake: handshakeFields(model, index, roles, describe.fields),
+    supportedVersionsField:
+      Object.entries(describe.fields).find(([, source]) => source === "supportedVersions")?.[0] ??
+      null,
     logLevels: literalValues(index.get(conventions.logLevelType)?.type ?? null),
     listen: listenFacts,
     ping: pingMethod(model),
-    describe: describeFacts(model, index),
+    describe,
     envelope: envelopeFacts(model, index),
   };
 }

@@ -24,6 +24,7 @@ import { eraOf, type LegacyEra, type LegacySession } from "./legacy.js";
 import type { CallOptions, ConnectOutcome, CoreOptions } from "./options.js";
 import type { ClientProtocol } from "./protocol.js";
 import { ErrorCode } from "../shared/jsonrpc.js";
+import type { HandshakeDescription } from "../shared/protocol.js";
 
 /** The implementation-defined error legacy servers commonly refuse a request outside a session with. */
 const LEGACY_SESSION_REFUSAL = -32000;
@@ -107,16 +108,17 @@ export class Connection {
     const { lifecycle } = this.protocol;
     if (lifecycle.kind === "stateful") {
       this.options.transport.beginSession?.();
+      const handshake = this.protocol.handshake;
+      if (!handshake)
+        throw new Error(
+          `mcp-gen client: revision ${this.protocol.revision} describes no handshake fields`,
+        );
       const result = await this.call(
         lifecycle.initialize,
-        {
-          protocolVersion: this.version,
-          capabilities: this.capabilities,
-          clientInfo: this.options.info,
-        },
+        this.handshakeParams(handshake, this.version),
         {},
       );
-      const agreed = result.protocolVersion;
+      const agreed = result[handshake.result.version];
       if (typeof agreed !== "string" || !this.supportedVersions.includes(agreed)) {
         throw new UnsupportedProtocolVersionError(
           ErrorCode.InvalidParams,
@@ -131,7 +133,7 @@ export class Connection {
       if (lifecycle.initialized)
         await this.options.transport.notify(
           { jsonrpc: "2.0", method: lifecycle.initialized },
-          { headers: { "MCP-Protocol-Version": agreed, "Mcp-Method": lifecycle.initialized } },
+          { headers: this.headers(agreed, lifecycle.initialized) },
         );
       await this.options.transport.sessionOpened?.(agreed);
       return { era: "modern", protocolVersion: agreed, discover: result };
@@ -188,7 +190,9 @@ export class Connection {
       return outcome;
     }
     if (eraKey !== undefined && this.eras.length > 0) Connection.eraCache.set(eraKey, "modern");
-    const offered = Array.isArray(discovered.supportedVersions) ? discovered.supportedVersions : [];
+    const versionsField = this.protocol.supportedVersionsField;
+    const listed = versionsField === null ? undefined : discovered[versionsField];
+    const offered = Array.isArray(listed) ? listed : [];
     if (!offered.includes(this.version)) {
       const version = this.supportedVersions.find((v) => offered.includes(v));
       if (version === undefined) {
@@ -204,6 +208,26 @@ export class Connection {
       this.version = version;
     }
     return { era: "modern", protocolVersion: this.version, discover: discovered };
+  }
+
+  /** The metadata headers of the notification completing a handshake, by the description's names. */
+  private headers(version: string, method: string): Record<string, string> {
+    const names = this.protocol.headers;
+    return { [names.protocolVersion]: version, [names.method]: method };
+  }
+
+  /** A handshake's params under the revision's names: the version offered, the capabilities, the identity (where the revision sends one). */
+  private handshakeParams(
+    handshake: HandshakeDescription,
+    version: string,
+  ): Record<string, unknown> {
+    const { params } = handshake;
+    const out: Record<string, unknown> = {
+      [params.version]: version,
+      [params.capabilities]: this.capabilities,
+    };
+    if (params.info !== null) out[params.info] = this.options.info;
+    return out;
   }
 
   /**
@@ -243,25 +267,23 @@ export class Connection {
     try {
       result = await this.call(
         offered.initialize,
-        {
-          protocolVersion: offered.protocolVersion,
-          capabilities: this.capabilities,
-          clientInfo: this.options.info,
-        },
+        this.handshakeParams(offered.handshake, offered.protocolVersion),
         {},
       );
     } finally {
       this.handshaking = null;
     }
-    const era = eraOf(this.eras, result.protocolVersion);
+    // The server answers in the version it chose: the offered era's name is the one known yet.
+    const chosen = result[offered.handshake.result.version];
+    const era = eraOf(this.eras, chosen);
     if (!era) {
       const supported = [...this.supportedVersions, ...this.eras.map((e) => e.protocolVersion)];
       await this.options.transport.endSession?.();
       await this.options.transport.close();
       throw new UnsupportedProtocolVersionError(
         this.protocol.errors.unsupportedVersion ?? ErrorCode.InvalidParams,
-        `the server chose protocol version ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${supported.join(", ")})`,
-        { supported, requested: result.protocolVersion },
+        `the server chose protocol version ${JSON.stringify(chosen)}, which this client does not speak (it speaks ${supported.join(", ")})`,
+        { supported, requested: chosen },
       );
     }
     if (this.options.validate !== false) checkResult(era.initialize, era.initializeResult, result);
@@ -270,7 +292,7 @@ export class Connection {
     if (era.initialized)
       await this.options.transport.notify(
         { jsonrpc: "2.0", method: era.initialized },
-        { headers: { "MCP-Protocol-Version": era.protocolVersion, "Mcp-Method": era.initialized } },
+        { headers: this.headers(era.protocolVersion, era.initialized) },
       );
     await this.options.transport.sessionOpened?.(era.protocolVersion);
     return {

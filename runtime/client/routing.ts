@@ -39,11 +39,14 @@ export class Router {
   route(notification: JsonRpcNotification): void {
     const { protocol } = this;
     this.deprecations.report(own(protocol.deprecated.methods, notification.method));
+    const session = this.connection.session;
     const cancelled =
-      this.connection.session?.era.cancelled ??
+      session?.era.cancelled ??
       (protocol.lifecycle.kind === "stateful" ? protocol.notifications.cancelled : null);
-    if (cancelled !== null && notification.method === cancelled)
-      this.inputs.cancel(notification.params?.requestId);
+    const requestId = (session?.era.notificationParams ?? protocol.notificationParams).cancelled
+      ?.requestId;
+    if (cancelled !== null && requestId !== undefined && notification.method === cancelled)
+      this.inputs.cancel(notification.params?.[requestId]);
     const key = protocol.meta.subscriptionId;
     const meta = notification.params?.[protocol.envelope.meta];
     if (key && isRecord(meta) && meta[key] !== undefined) {

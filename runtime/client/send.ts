@@ -53,28 +53,37 @@ export class Sender {
     if (signal.aborted) throw signal.reason;
     const { protocol, connection } = this;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
-    const headers: Record<string, string> = { "Mcp-Method": method };
+    const names = protocol.headers;
+    const headers: Record<string, string> = { [names.method]: method };
     // A handshake carries its version in its params only.
     const initialize =
       connection.handshaking?.initialize ??
       (protocol.lifecycle.kind === "stateful" ? protocol.lifecycle.initialize : null);
-    if (method !== initialize) headers["MCP-Protocol-Version"] = connection.version;
+    if (method !== initialize) headers[names.protocolVersion] = connection.version;
     const target = spec?.target ? params[spec.target] : undefined;
-    if (typeof target === "string") headers["Mcp-Name"] = encodeHeaderValue(target) ?? target;
+    if (typeof target === "string") headers[names.name] = encodeHeaderValue(target) ?? target;
     const mirrored = this.tools.headers(method, params);
     if (mirrored) Object.assign(headers, mirrored);
+    // The notifications' params as the session's era names them, else as the revision does.
+    const notificationParams =
+      connection.session?.era.notificationParams ?? protocol.notificationParams;
+    const progressParam = notificationParams.progress?.token;
     const onNotification = (notification: JsonRpcNotification) => {
       if (notification.method === protocol.notifications.progress) {
-        if (progressToken !== undefined && notification.params?.progressToken === progressToken)
+        if (
+          progressToken !== undefined &&
+          progressParam !== undefined &&
+          notification.params?.[progressParam] === progressToken
+        )
           options.onProgress?.(notification.params);
         return;
       }
       this.route(notification);
     };
     const transportOptions: TransportRequestOptions =
-      progressToken === undefined
+      progressToken === undefined || progressParam === undefined
         ? { signal, onNotification, headers }
-        : { signal, onNotification, headers, progressToken };
+        : { signal, onNotification, headers, progressToken, progressParam };
     (options as InternalCallOptions).onId?.(id);
     const sent = this.transport.request(message, transportOptions);
     // On a legacy session every transport cancels by notification (a closed stream is not a
@@ -84,15 +93,12 @@ export class Sender {
       : this.transport.cancelsByNotification
         ? protocol.notifications.cancelled
         : null;
-    if (cancelled) {
+    const cancelledParams = notificationParams.cancelled;
+    if (cancelled && cancelledParams) {
       const onAbort = () => {
-        this.transport
-          .notify({
-            jsonrpc: "2.0",
-            method: cancelled,
-            params: { requestId: id, reason: String(signal.reason) },
-          })
-          .catch(() => {});
+        const params: Record<string, unknown> = { [cancelledParams.requestId]: id };
+        if (cancelledParams.reason !== null) params[cancelledParams.reason] = String(signal.reason);
+        this.transport.notify({ jsonrpc: "2.0", method: cancelled, params }).catch(() => {});
       };
       signal.addEventListener("abort", onAbort, { once: true });
       try {

@@ -58,6 +58,8 @@ class StdioTransport implements ClientTransport {
   private readonly pending = new Map<JsonRpcId, Pending>();
   /** Pending requests that asked for progress, by their token: a notification finds its request at once. */
   private readonly byToken = new Map<string | number, Pending>();
+  /** The params progress notifications carry their token in, as the requests asking for progress named them. */
+  private readonly progressParams = new Set<string>();
   private peer: TransportPeer | null = null;
   private dead: TransportError | null = null;
   /** The server's output as lines, by the stdio server's rules (`line-framer.ts`). */
@@ -181,17 +183,22 @@ class StdioTransport implements ClientTransport {
 
   /** Progress goes to the request that asked for it; everything else to the client. */
   private route(notification: JsonRpcNotification): void {
-    const token = notification.params?.progressToken;
-    const pending =
-      typeof token === "string" || typeof token === "number" ? this.byToken.get(token) : undefined;
-    if (pending) pending.options.onNotification(notification);
-    else this.peer?.notification(notification);
+    for (const param of this.progressParams) {
+      const token = notification.params?.[param];
+      const pending =
+        typeof token === "string" || typeof token === "number"
+          ? this.byToken.get(token)
+          : undefined;
+      if (pending) return pending.options.onNotification(notification);
+    }
+    this.peer?.notification(notification);
   }
 
   request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     return new Promise<JsonRpcResponse>((resolve, reject) => {
       if (options.signal.aborted) return reject(options.signal.reason);
-      const token = options.progressToken;
+      const token = options.progressParam === undefined ? undefined : options.progressToken;
+      if (options.progressParam !== undefined) this.progressParams.add(options.progressParam);
       const forget = () => {
         this.pending.delete(message.id);
         if (token !== undefined && this.byToken.get(token) === entry) this.byToken.delete(token);

@@ -15,6 +15,8 @@ export interface TransportRequestOptions {
   headers: Readonly<Record<string, string>>;
   /** The request's progress token, for transports that route notifications themselves (stdio). */
   progressToken?: string | number;
+  /** The progress notification's param carrying the token, as the revision names it (with `progressToken`). */
+  progressParam?: string;
 }
 
 /** What a transport may tell the client outside any request. */

@@ -58,6 +58,40 @@ export interface ToolsDescription {
 }
 
 /**
+ * The initialize handshake's fields, as the revision's handshake request and result name them:
+ * what the client writes into the params and reads back from the result.
+ */
+export interface HandshakeDescription {
+  /**
+   * The params: the protocol version the client offers (the string param `handshakeVersionParam`
+   * names), its capabilities (the one typed as the client's capabilities) and its identity (the
+   * one typed as an implementation; `null`: the revision sends none).
+   */
+  params: { version: string; capabilities: string; info: string | null };
+  /** The result field naming the version the server chose. */
+  result: { version: string };
+}
+
+/**
+ * The params of the notifications the runtime writes and reads itself, as the revision's types
+ * name them; `null` where the revision has no such notification.
+ */
+export interface NotificationParamsDescription {
+  /**
+   * Progress: the param naming the request by its progress token (typed as one), the progress so
+   * far (the required number), the total (the optional number) and the message (the string).
+   */
+  progress: {
+    token: string;
+    progress: string | null;
+    total: string | null;
+    message: string | null;
+  } | null;
+  /** Cancellation: the param naming the request cancelled (typed as a request id) and the reason (the string). */
+  cancelled: { requestId: string; reason: string | null } | null;
+}
+
+/**
  * A revision's protocol facts, as JSON. A fact the revision lacks is `null` (or empty); every
  * name in here is the revision's own, read from its types.
  */
@@ -138,6 +172,8 @@ export interface ProtocolDescription {
     acknowledged: string | null;
     cancelled: string | null;
   };
+  /** The params of the progress and cancellation notifications. */
+  notificationParams: NotificationParamsDescription;
   /** Severity order of log levels, least severe first. */
   logLevels: readonly string[];
   /** The liveness request both sides answer with an empty result, or `null`. */
@@ -149,6 +185,19 @@ export interface ProtocolDescription {
    * recognises such a handshake by it and answers with the versions it supports.
    */
   handshakeVersionParam: string;
+  /** The fields of the revision's own initialize handshake; `null` for a revision without one (stateless). */
+  handshake: HandshakeDescription | null;
+  /**
+   * The field of the server's description (the discovery result) listing the protocol versions the
+   * server supports, from which the client picks one; `null` for a revision without one.
+   */
+  supportedVersionsField: string | null;
+  /**
+   * The HTTP request metadata headers by role: the protocol version a request is sent under, its
+   * method, its target's name (`MethodDescription.target`). From the conventions table: the
+   * transport's specification names them, the schema does not.
+   */
+  headers: { protocolVersion: string; method: string; name: string };
   /** The listen request: its filter param, and per filter key the notification it opts into and the capability flag it needs. */
   listen: {
     method: string;
@@ -191,6 +240,8 @@ export interface EraDescription {
   /** The legacy handshake: the request opening a session and the notification completing it. */
   initialize: string;
   initialized: string | null;
+  /** The fields the legacy handshake's params and result name. */
+  handshake: HandshakeDescription;
   /** The handshake's result definition, or `null` when the revision names none (not checked). */
   initializeResult: string | null;
   /**
@@ -249,6 +300,8 @@ export interface EraDescription {
   cancelled: string | null;
   message: string | null;
   progress: string | null;
+  /** The params of the legacy progress and cancellation notifications. */
+  notificationParams: NotificationParamsDescription;
   /** The handshake result's field holding the server's capabilities. */
   serverCapabilities: string | null;
 }

@@ -14,6 +14,8 @@ import { checkDescription, protocolDescription } from "../../../generator/derive
 import { deprecationRegistry } from "../../../generator/registry/index.js";
 import { legacyMetaKey } from "../../../runtime/shared/protocol.js";
 import { RELEASES, ROOT, SPEC_DIR, schemaFile } from "../../helpers/spec.js";
+import { loadSchemaText } from "../../helpers/golden.js";
+import { RENAMED_FIELDS, renamedMessageFields } from "../../helpers/renamed-message-fields.js";
 
 const model = (revision: string) => loadModel(schemaFile(revision), { revision });
 const modern = model("2026-07-28");
@@ -30,6 +32,37 @@ describe("eraDescription(2026-07-28, 2025-11-25)", () => {
       initialize: "initialize",
       initialized: "notifications/initialized",
       initializeResult: "InitializeResult",
+    });
+  });
+
+  it("names the legacy handshake's params and result, and its notifications' params, as the legacy revision does", () => {
+    expect(era.handshake).toEqual({
+      params: { version: "protocolVersion", capabilities: "capabilities", info: "clientInfo" },
+      result: { version: "protocolVersion" },
+    });
+    expect(era.notificationParams).toEqual({
+      progress: {
+        token: "progressToken",
+        progress: "progress",
+        total: "total",
+        message: "message",
+      },
+      cancelled: { requestId: "requestId", reason: "reason" },
+    });
+    expect(eraDescription(modern, r0326).notificationParams.progress?.message).toBe("message");
+  });
+
+  it("follows a legacy revision renaming them", () => {
+    const renamed = loadSchemaText(renamedMessageFields("2025-11-25"), "2025-11-25");
+    const described = eraDescription(modern, renamed);
+    expect(described.handshake.params).toEqual({
+      version: "protocolVersion",
+      capabilities: RENAMED_FIELDS.capabilities,
+      info: RENAMED_FIELDS.clientInfo,
+    });
+    expect(described.notificationParams).toMatchObject({
+      progress: { token: RENAMED_FIELDS.progressToken },
+      cancelled: { requestId: RENAMED_FIELDS.requestId, reason: RENAMED_FIELDS.reason },
     });
   });
 

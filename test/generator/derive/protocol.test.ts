@@ -21,6 +21,7 @@ import { main } from "../../../generator/cli/main.js";
 import { loadSchemaText } from "../../helpers/golden.js";
 import { generatedDir, RELEASES, schemaFile, SPEC_DIR } from "../../helpers/spec.js";
 import { RENAMED_ENVELOPE, renamedSchema } from "../../helpers/renamed-envelope.js";
+import { RENAMED_FIELDS, renamedMessageFields } from "../../helpers/renamed-message-fields.js";
 
 const load = (revision: string) => loadModel(schemaFile(revision), { revision });
 
@@ -121,6 +122,25 @@ describe("the protocol description of 2026-07-28 (per-request _meta)", () => {
     expect(d.cursor).toEqual({ param: "cursor", result: "nextCursor" });
   });
 
+  it("names the params of its own notifications by their types, the discovery versions by their role, the headers by the table", () => {
+    expect(d.notificationParams).toEqual({
+      progress: {
+        token: "progressToken",
+        progress: "progress",
+        total: "total",
+        message: "message",
+      },
+      cancelled: { requestId: "requestId", reason: "reason" },
+    });
+    expect(d.handshake).toBeNull();
+    expect(d.supportedVersionsField).toBe("supportedVersions");
+    expect(d.headers).toEqual({
+      protocolVersion: "MCP-Protocol-Version",
+      method: "Mcp-Method",
+      name: "Mcp-Name",
+    });
+  });
+
   it("carries the registry's notices of what is deprecated on the wire, by where each shows", () => {
     expect(Object.keys(d.deprecated.methods).sort()).toEqual(
       ["notifications/message", "roots/list", "sampling/createMessage"].sort(),
@@ -159,6 +179,42 @@ describe("the protocol description of 2025-11-25 (initialize handshake)", () => 
     expect(d.ping).toBe("ping");
     expect(d.listen).toBeNull();
     expect(d.notifications.cancelled).toBe("notifications/cancelled");
+  });
+
+  it("names the handshake's params by their types and the version its result chose", () => {
+    expect(d.handshake).toEqual({
+      params: { version: "protocolVersion", capabilities: "capabilities", info: "clientInfo" },
+      result: { version: "protocolVersion" },
+    });
+    expect(d.handshake?.params.version).toBe(d.handshakeVersionParam);
+    expect(d.supportedVersionsField).toBeNull();
+    expect(d.notificationParams.cancelled).toEqual({ requestId: "requestId", reason: "reason" });
+  });
+});
+
+describe("a revision renaming the handshake's, discovery's and notifications' fields", () => {
+  it("is described under its own names", () => {
+    const n = RENAMED_FIELDS;
+    const stateful = describeModel(loadSchemaText(renamedMessageFields("2025-11-25"), "renamed-1"));
+    expect(stateful.handshake?.params).toEqual({
+      version: "protocolVersion",
+      capabilities: n.capabilities,
+      info: n.clientInfo,
+    });
+    expect(stateful.notifications.cancelled).toBe("notifications/cancelled");
+    expect(stateful.notificationParams).toMatchObject({
+      progress: { token: n.progressToken },
+      cancelled: { requestId: n.requestId, reason: n.reason },
+    });
+    const stateless = describeModel(
+      loadSchemaText(renamedMessageFields("2026-07-28"), "renamed-2"),
+    );
+    expect(stateless.supportedVersionsField).toBe(n.supportedVersions);
+    expect(stateless.notifications.progress).toBe("notifications/progress");
+    expect(stateless.notificationParams).toMatchObject({
+      progress: { token: n.progressToken },
+      cancelled: { requestId: n.requestId, reason: n.reason },
+    });
   });
 });
 
