@@ -98,7 +98,12 @@ export class Sender {
       const onAbort = () => {
         const params: Record<string, unknown> = { [cancelledParams.requestId]: id };
         if (cancelledParams.reason !== null) params[cancelledParams.reason] = String(signal.reason);
-        this.transport.notify({ jsonrpc: "2.0", method: cancelled, params }).catch(() => {});
+        this.transport
+          .notify(
+            { jsonrpc: "2.0", method: cancelled, params },
+            { headers: { [names.method]: cancelled } },
+          )
+          .catch(() => {});
       };
       signal.addEventListener("abort", onAbort, { once: true });
       try {
