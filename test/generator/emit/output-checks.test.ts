@@ -66,7 +66,7 @@ describe("the runtime reads one Validate", () => {
     const runtime = join(ROOT, "runtime");
     for (const module of [
       "server/results.ts",
-      "server/legacy.ts",
+      "server/legacy-host.ts",
       "shared/protocol.ts",
       "client/protocol.ts",
     ]) {

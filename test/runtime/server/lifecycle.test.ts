@@ -97,7 +97,8 @@ describe("refusedStateless", () => {
         SUPPORTED,
         request(params),
         params,
-        delivery().delivery,
+        DELIVERY,
+        envelope().stage,
       );
     expect(check({ x_meta: meta() })).toBeNull();
     expect(check({ _meta: meta() })).toEqual({

@@ -238,25 +238,37 @@ if (missing) {
       await until(async () => (await total()) >= clients.length, "the publisher's GET stream");
       const before = await streamCounts();
       const { client, updates } = await connect();
+      // As in the case above: an update reaches the client only once its GET stream is open, so
+      // probe until one does; the process whose stream count grew holds it.
+      await client.subscribeResource({ uri: "test://probe-killed" });
+      await until(async () => {
+        await publisher.client.callTool({
+          name: "touch",
+          arguments: { uri: "test://probe-killed" },
+        });
+        return updates.includes("test://probe-killed");
+      }, "the client's GET stream");
+      await client.unsubscribeResource({ uri: "test://probe-killed" });
+      const killed = () => updates.filter((uri) => uri === "test://killed");
       await client.subscribeResource({ uri: "test://killed" });
       let holder = -1;
       await until(async () => {
         const counts = await streamCounts();
         holder = counts.findIndex((count, i) => count > before[i]!);
         return holder >= 0;
-      }, "the client's GET stream");
+      }, "the process holding the client's GET stream");
       const touch = () =>
         publisher.client.callTool({ name: "touch", arguments: { uri: "test://killed" } });
       for (let i = 0; i < 5; i++) await touch();
-      await until(() => updates.length >= 5, "5 updates before the kill");
+      await until(() => killed().length >= 5, "5 updates before the kill");
       const resumedBefore = await resumedCount();
       await servers[holder]!.stop();
       // Published while the client has no stream: kept in the session's log in Redis.
       for (let i = 0; i < 5; i++) await touch();
-      await until(() => updates.length >= 10, "10 updates after the kill");
+      await until(() => killed().length >= 10, "10 updates after the kill");
       // A round trip more: a duplicate replayed after the live copy would be in by now.
       await client.callTool({ name: "whoami", arguments: {} });
-      expect(updates).toEqual(Array(10).fill("test://killed"));
+      expect(killed()).toEqual(Array(10).fill("test://killed"));
       // The client came back with Last-Event-ID, on a survivor.
       expect(await resumedCount()).toBeGreaterThan(resumedBefore);
     }, 60_000);
