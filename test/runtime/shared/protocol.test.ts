@@ -72,10 +72,14 @@ function description(overrides: Partial<ProtocolDescription> = {}): ProtocolDesc
       subscriptionId: null,
     },
     notifications: { progress: null, message: null, acknowledged: null, cancelled: null },
+    notificationParams: { progress: null, cancelled: null },
     logLevels: [],
     ping: null,
     describe: {},
     handshakeVersionParam: "protocolVersion",
+    handshake: null,
+    supportedVersionsField: null,
+    headers: { protocolVersion: "X-Version", method: "X-Method", name: "X-Name" },
     listen: null,
     deprecated: { methods: {}, metaKeys: {}, clientCapabilities: {} },
     tools: null,
@@ -134,6 +138,10 @@ describe("bindProtocol", () => {
       protocolVersion: revision,
       initialize: "hello",
       initialized: null,
+      handshake: {
+        params: { version: "version", capabilities: "caps", info: null },
+        result: { version: "version" },
+      },
       initializeResult: "Hello",
       methods: { "things/get": { results: [result], drop: ["extra"], fill: { extra: 1 } } },
       discover: null,
@@ -146,6 +154,7 @@ describe("bindProtocol", () => {
       cancelled: null,
       message: null,
       progress: null,
+      notificationParams: { progress: null, cancelled: null },
       serverCapabilities: null,
     });
     const eras = [era("new", "A"), era("old", "B")];
