@@ -142,10 +142,13 @@ export class Context implements RequestContext {
     const key = this.protocol.meta.progressToken;
     const progressToken = key ? this.meta[key] : undefined;
     const method = this.protocol.notifications.progress;
-    if (progressToken === undefined || !method) return;
-    const params: Record<string, unknown> = { progressToken, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
+    const names = this.protocol.notificationParams.progress;
+    if (progressToken === undefined || !method || !names) return;
+    // The params by the revision's names; one it lacks is left out.
+    const params: Record<string, unknown> = { [names.token]: progressToken };
+    if (names.progress) params[names.progress] = progress;
+    if (total !== undefined && names.total) params[names.total] = total;
+    if (message !== undefined && names.message) params[names.message] = message;
     this.delivery.notify({ jsonrpc: "2.0", method, params });
   }
 

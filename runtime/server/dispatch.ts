@@ -17,7 +17,13 @@ import type {
 } from "../shared/jsonrpc.js";
 import { checkSecret } from "./state.js";
 import { LegacySessions, type LegacyOptions } from "./legacy.js";
-import type { Delivery, MessageHandler, Outcome } from "./transport.js";
+import {
+  cancellationOf,
+  type Cancellation,
+  type Delivery,
+  type MessageHandler,
+  type Outcome,
+} from "./transport.js";
 import {
   InputRounds,
   isInputRequired,
@@ -136,6 +142,7 @@ export class Dispatcher implements MessageHandler {
               logLevels: protocol.logLevels,
               serverCapabilities: options.capabilities,
               instructions: options.instructions,
+              describe: protocol.describe,
               identity: () => this.identity(),
               serve: (request, params, meta, clientCapabilities, delivery, era) =>
                 this.calls.serve(
@@ -201,6 +208,15 @@ export class Dispatcher implements MessageHandler {
 
   shareSessions(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void {
     if (this.store) this.legacy?.share(this.store, send);
+  }
+
+  /** A cancellation's request and reason, by the param names of the era the session speaks. */
+  cancelledRequest(
+    params: unknown,
+    session: Record<string, unknown> | undefined,
+  ): Cancellation | null {
+    const era = LegacySessions.of(session)?.protocol ?? this.protocol;
+    return cancellationOf(params, era.notificationParams.cancelled);
   }
 
   log(message: string): void {
@@ -361,8 +377,11 @@ export class Dispatcher implements MessageHandler {
     if (refused) return this.refuse(request.id, refused);
     if (request.method === lifecycle.initialize) {
       // One connection is one session: what the client declares here holds for its later requests.
-      if (delivery.session && isRecord(params.capabilities))
-        delivery.session.clientCapabilities = params.capabilities;
+      const capabilities = protocol.handshake
+        ? params[protocol.handshake.params.capabilities]
+        : undefined;
+      if (delivery.session && isRecord(capabilities))
+        delivery.session.clientCapabilities = capabilities;
       const version = negotiated(
         params[protocol.handshakeVersionParam],
         this.supportedVersions,

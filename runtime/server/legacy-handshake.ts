@@ -6,7 +6,7 @@
  */
 import { ErrorCode, isRecord, success, type JsonRpcRequest } from "../shared/jsonrpc.js";
 import type { Delivery, Outcome } from "./transport.js";
-import type { LegacyEra } from "../shared/protocol.js";
+import type { DescribeSource, LegacyEra } from "../shared/protocol.js";
 import { LegacySession, sessionOf } from "./legacy-session.js";
 import type { LegacyHost } from "./legacy-host.js";
 
@@ -55,16 +55,18 @@ export class LegacyHandshakes {
         ErrorCode.InvalidRequest,
         "Invalid request: the session is already initialized",
       );
-    const requested = params.protocolVersion;
-    const capabilities = params.capabilities;
+    // Every era opened by this request names its handshake params alike: the newest one's names.
+    const candidates = this.byInitialize.get(request.method)!;
+    const names = candidates[0]!.handshake.params;
+    const requested = params[names.version];
+    const capabilities = params[names.capabilities];
     if (typeof requested !== "string" || !isRecord(capabilities))
       return host.error(
         request.id,
         ErrorCode.InvalidParams,
-        "Invalid params: protocolVersion (a string) and capabilities (an object) are required",
+        `Invalid params: ${names.version} (a string) and ${names.capabilities} (an object) are required`,
       );
     // The client's version when this server has it, else the newest it has (the client decides whether to go on).
-    const candidates = this.byInitialize.get(request.method)!;
     const protocol = candidates.find((p) => p.protocolVersion === requested) ?? candidates[0]!;
     if (
       protocol.protocolVersion !== requested &&
@@ -77,12 +79,7 @@ export class LegacyHandshakes {
         `mcp-gen server: an initialize-era client asked for protocol version ${requested}, which this server was not generated for (it speaks ${this.protocols.map((p) => p.protocolVersion).join(", ")}); it was offered ${protocol.protocolVersion}. To serve it, regenerate with --legacy naming that revision, or without --legacy (the default serves every released initialize-era revision)`,
       );
     }
-    const result: Record<string, unknown> = {
-      protocolVersion: protocol.protocolVersion,
-      capabilities: host.serverCapabilities,
-      serverInfo: host.identity(),
-    };
-    if (host.instructions !== undefined) result.instructions = host.instructions;
+    const result = handshakeResult(protocol, host);
     const check = protocol.initializeResult(result);
     if (!check.ok) {
       const first = check.errors?.[0];
@@ -95,8 +92,44 @@ export class LegacyHandshakes {
         "Internal error: the server produced an invalid result",
       );
     }
-    const session = new LegacySession(protocol, capabilities, params.clientInfo, record);
+    const info = protocol.handshake.params.info;
+    const session = new LegacySession(
+      protocol,
+      capabilities,
+      info === null ? undefined : params[info],
+      record,
+    );
     this.opened(session);
     return { response: success(request.id, result), httpStatus: 200 };
   }
+}
+
+/**
+ * The handshake's result, by the legacy revision's field names: the version chosen, the server's
+ * capabilities and identity, and its instructions when it has some. Where the capabilities,
+ * identity and instructions go is what the era's discovery mapping says the handshake holds them in.
+ */
+function handshakeResult(protocol: LegacyEra, host: LegacyHost): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    [protocol.handshake.result.version]: protocol.protocolVersion,
+  };
+  if (protocol.serverCapabilities) result[protocol.serverCapabilities] = host.serverCapabilities;
+  const info = protocol.discover?.info?.field;
+  if (info) result[info] = host.identity();
+  if (host.instructions !== undefined) {
+    const instructions = handshakeField(protocol, host, "instructions");
+    if (instructions) result[instructions] = host.instructions;
+  }
+  return result;
+}
+
+/** The handshake field holding what fills the modern description's field of `source`, as the era's discovery maps it. */
+function handshakeField(
+  protocol: LegacyEra,
+  host: LegacyHost,
+  source: DescribeSource,
+): string | null {
+  const modern = Object.keys(host.describe).find((field) => host.describe[field] === source);
+  const from = modern === undefined ? undefined : protocol.discover?.fields[modern];
+  return from && "field" in from ? from.field : null;
 }

@@ -7,7 +7,7 @@
 import type { JsonRpcId, JsonRpcRequest } from "../shared/jsonrpc.js";
 import type { Delivery, Outcome } from "./transport.js";
 import type { Validate } from "../schema/checks.js";
-import type { LegacyEra } from "../shared/protocol.js";
+import type { DescribeSource, LegacyEra } from "../shared/protocol.js";
 import type { LegacySession } from "./legacy-session.js";
 
 /** What the dispatcher lends the legacy side: the modern serving path and the server's description. */
@@ -18,6 +18,8 @@ export interface LegacyHost {
   readonly serverCapabilities: Record<string, unknown>;
   identity(): Record<string, unknown>;
   readonly instructions: string | undefined;
+  /** The modern description of the server (`protocol.describe`): where an era's handshake carries each part of it. */
+  readonly describe: Readonly<Record<string, DescribeSource>>;
   /** Serves a request through the modern handler, as `era` describes, and answers in the legacy shape. */
   serve(
     request: JsonRpcRequest,

@@ -165,12 +165,11 @@ export class LegacySession {
   }
 
   private cancel(id: JsonRpcId, delivery: Delivery, reason: string): void {
-    if (!this.protocol.cancelled) return;
-    delivery.notify({
-      jsonrpc: "2.0",
-      method: this.protocol.cancelled,
-      params: { requestId: id, reason },
-    });
+    const names = this.protocol.notificationParams.cancelled;
+    if (!this.protocol.cancelled || !names) return;
+    const params: Record<string, unknown> = { [names.requestId]: id };
+    if (names.reason) params[names.reason] = reason;
+    delivery.notify({ jsonrpc: "2.0", method: this.protocol.cancelled, params });
   }
 
   /** Ends the session: requests still waiting for the client fail. */

@@ -16,7 +16,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
 } from "../shared/jsonrpc.js";
-import { isThenable, type Delivery, type Outcome } from "./transport.js";
+import { cancellationOf, isThenable, type Delivery, type Outcome } from "./transport.js";
 import type { LegacyEra } from "../shared/protocol.js";
 import type { Store } from "./store.js";
 import { SharedLegacy, sharedId } from "./legacy-shared.js";
@@ -309,12 +309,14 @@ export class LegacySessions {
     if (typeof message.method !== "string") return session.takeResponse(message);
     if (message.method === session.protocol.cancelled && isRecord(message.params)) {
       // Over stdio the transport cancels by id too; over HTTP the notification comes in a POST of its own.
-      const id = message.params.requestId as JsonRpcId;
+      const cancelled = cancellationOf(
+        message.params,
+        session.protocol.notificationParams.cancelled,
+      );
+      if (!cancelled) return false;
       const reason =
-        typeof message.params.reason === "string"
-          ? message.params.reason
-          : "The request was cancelled";
-      const inflight = session.inflight.get(id);
+        typeof cancelled.reason === "string" ? cancelled.reason : "The request was cancelled";
+      const inflight = session.inflight.get(cancelled.requestId);
       inflight?.abort(new DOMException(reason, "AbortError"));
       return inflight !== undefined;
     }

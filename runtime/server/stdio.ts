@@ -52,7 +52,10 @@ export interface StdioOptions {
    * too. Defaults to `true`.
    */
   captureConsole?: boolean;
-  /** The notification by which the peer cancels a request (its `requestId` param names it); the generated server passes its revision's; none by default. */
+  /**
+   * The notification by which the peer cancels a request (the handler's `cancelledRequest` reads
+   * which one); the generated server passes its revision's; none by default.
+   */
   cancelledMethod?: string | null;
   /** Deepest nesting of arrays and objects accepted in a line (checked before parsing); default 1000. */
   maxDepth?: number;
@@ -230,14 +233,9 @@ export function serveStdio(handler: MessageHandler, options: StdioOptions = {}):
     kind: "notification" | "response",
   ): void => {
     if (kind === "notification" && value["method"] === cancelledMethod) {
-      const params = value["params"] as Record<string, unknown> | undefined;
-      const requestId = params?.["requestId"];
-      if (
-        typeof requestId === "string" ||
-        (typeof requestId === "number" && Number.isFinite(requestId))
-      ) {
-        inFlight.cancel(requestId, params?.["reason"]);
-      }
+      // The handler reads the params: which request they name, and why, is the revision's to say.
+      const cancelled = handler.cancelledRequest?.(value["params"], session) ?? null;
+      if (cancelled) inFlight.cancel(cancelled.requestId, cancelled.reason);
     }
     pending++;
     invoke(handler, value, connectionDelivery)

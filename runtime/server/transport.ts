@@ -23,7 +23,12 @@
  * - complete, completion: the protocol's words only (the result type that is not `input_required`;
  *   argument completion).
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../shared/jsonrpc.js";
 import type { RequestHeaders } from "../shared/http-headers.js";
 import type { Principal } from "../auth/http-auth.js";
 import type { Store } from "./store.js";
@@ -107,6 +112,16 @@ export interface MessageHandler {
    * is synchronous. Transports use it when it is there.
    */
   handleRequest?(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome>;
+  /**
+   * The request a cancellation notification (the method `StdioOptions.cancelledMethod` names)
+   * cancels, and why, read from its params by the names of the revision the session speaks;
+   * `null` when they name none. A transport that tracks requests in flight (stdio) aborts that
+   * one; without this method it cancels nothing itself. The transport names no protocol field.
+   */
+  cancelledRequest?(
+    params: unknown,
+    session: Record<string, unknown> | undefined,
+  ): Cancellation | null;
   /** Called by transports for diagnostics; the default writes to stderr. */
   log?(message: string): void;
   /** Called by transports when a session ends (HTTP DELETE, idle or evicted; the end of a stdio connection). */
@@ -127,6 +142,32 @@ export interface MessageHandler {
    * session by id, whichever process holds its stream (resource updates, list changes).
    */
   shareSessions?(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void;
+}
+
+/** A request cancelled by the peer: its id, and the reason given (anything; a string when one was). */
+export interface Cancellation {
+  requestId: JsonRpcId;
+  reason: unknown;
+}
+
+/**
+ * The cancellation that params carry, by the param names of a revision's cancellation
+ * notification (`notificationParams.cancelled`); `null` when they name no request (an id is a
+ * string or a finite number) or the revision has no such notification.
+ */
+export function cancellationOf(
+  params: unknown,
+  names: { requestId: string; reason: string | null } | null,
+): Cancellation | null {
+  if (!names || typeof params !== "object" || params === null) return null;
+  const record = params as Record<string, unknown>;
+  const requestId = record[names.requestId];
+  if (
+    typeof requestId !== "string" &&
+    !(typeof requestId === "number" && Number.isFinite(requestId))
+  )
+    return null;
+  return { requestId, reason: names.reason === null ? undefined : record[names.reason] };
 }
 
 /** Whether an answer or an outcome is a promise (or another thenable) to settle. */

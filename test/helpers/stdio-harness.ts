@@ -7,7 +7,12 @@ import { PassThrough } from "node:stream";
 import { expect } from "vitest";
 import { success } from "../../runtime/shared/jsonrpc.js";
 import { serveStdio, type StdioOptions } from "../../runtime/server/stdio.js";
-import type { Delivery, MessageHandler, Outcome } from "../../runtime/server/transport.js";
+import {
+  cancellationOf,
+  type Delivery,
+  type MessageHandler,
+  type Outcome,
+} from "../../runtime/server/transport.js";
 import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
 
 /** The revision's cancellation notification, as its generated server passes it. */
@@ -30,6 +35,10 @@ export async function until(
   }
 }
 
+/** Reads a cancellation as the generated dispatcher does: by the revision's param names. */
+export const cancelledRequest: NonNullable<MessageHandler["cancelledRequest"]> = (params) =>
+  cancellationOf(params, PROTOCOL_DESCRIPTION.notificationParams.cancelled);
+
 /** Echoes requests (`{ method, params }`), answers nothing else; `script` overrides per method. */
 export function fakeHandler(
   script: Record<string, Behaviour> = {},
@@ -40,6 +49,7 @@ export function fakeHandler(
     seen,
     logs,
     log: (message) => void logs.push(message),
+    cancelledRequest,
     async handle(message, delivery) {
       const m = message as Msg;
       seen.push(m);

@@ -11,6 +11,7 @@ import type { Delivery, MessageHandler, Outcome } from "../../../runtime/server/
 import {
   type Msg,
   CANCELLED,
+  cancelledRequest,
   echo,
   fakeHandler,
   harness,
@@ -251,6 +252,7 @@ describe("stdio answers given at once", () => {
     return {
       order,
       log: () => undefined,
+      cancelledRequest,
       handle: async () => ({ response: null, httpStatus: 202 }),
       handleRequest(request, delivery) {
         order.push(String(request.id));
