@@ -92,8 +92,12 @@ describe.each(Object.keys(SPECS))("the dual-era client against fastmcp over %s",
       { progress: 1, total: 2 },
       { progress: 2, total: 2 },
     ]);
-    const messages = peer.notifications.filter((n) => n.method === "notifications/message");
-    expect(messages.map((n) => n.params)).toEqual([
+    // fastmcp does not await its log calls, and sends them apart from the call's own response
+    // (on the session's GET stream): the last can come in after the result.
+    const messages = () => peer.notifications.filter((n) => n.method === "notifications/message");
+    for (let waited = 0; messages().length < 2 && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(messages().map((n) => n.params)).toEqual([
       { level: "info", data: { message: "step 1" } },
       { level: "info", data: { message: "step 2" } },
     ]);
