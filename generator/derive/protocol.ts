@@ -88,7 +88,7 @@ export function protocolDescription(
           filter: Object.fromEntries(
             wire.listen.filter.map((f) => [
               f.key,
-              { notification: f.notification, capability: f.capability },
+              { notification: f.notification, capability: f.capability, target: f.target },
             ]),
           ),
         }

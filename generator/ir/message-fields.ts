@@ -9,10 +9,10 @@ import { CAPABILITY_TYPES, PROTOCOL_VERSION_FIELD, WIRE_CONVENTIONS } from "./co
 
 /**
  * The names of the fields the runtime writes into messages no handler writes, beyond the envelope
- * (`wire.ts`): the initialize handshake's params and the version its result names, the progress
- * and cancellation notifications' params. Each is found by its type in the revision's own
- * definitions (the client's capabilities, an implementation, a progress token, a request id), so
- * that a revision renaming one is followed with no new code.
+ * (`wire.ts`): the initialize handshake's params and the version its result names, the progress,
+ * cancellation and log notifications' params. Each is found by its type in the revision's own
+ * definitions (the client's capabilities, an implementation, a progress token, a request id, a log
+ * level), so that a revision renaming one is followed with no new code.
  */
 
 /** The handshake's fields, or `null` when the revision has no handshake (stateless) or it lacks a version or capabilities. */
@@ -51,17 +51,25 @@ export function cancelledRequestParam(
   return paramTyped(index, notification, WIRE_CONVENTIONS.requestIdType)?.name ?? null;
 }
 
-/** The progress and cancellation notifications' params (either notification may be missing). */
+/** The param of a log notification typed as a log level, or `null` when the notification has none. */
+export function logLevelParam(index: ModelIndex, notification: MethodInRole): string | null {
+  return paramTyped(index, notification, WIRE_CONVENTIONS.logLevelType)?.name ?? null;
+}
+
+/** The progress, cancellation and log notifications' params (any of them may be missing). */
 export function notificationParams(
   index: ModelIndex,
   progress: MethodInRole | undefined,
   cancelled: MethodInRole | undefined,
+  message: MethodInRole | undefined,
 ): NotificationParamsDescription {
   const paramsOf = (n: MethodInRole | undefined) => index.objectOf(n?.params)?.properties ?? [];
   const progressParams = paramsOf(progress);
   const cancelledParams = paramsOf(cancelled);
   const token = progress ? progressTokenParam(index, progress) : null;
   const requestId = cancelled ? cancelledRequestParam(index, cancelled) : null;
+  const messageParams = paramsOf(message);
+  const level = message ? logLevelParam(index, message) : null;
   const number = (p: Property) => p.type.kind === "number";
   const text = (p: Property) => p.type.kind === "string";
   return {
@@ -74,6 +82,16 @@ export function notificationParams(
         }
       : null,
     cancelled: requestId ? { requestId, reason: only(cancelledParams.filter(text)) } : null,
+    // The logger is the optional string, the data the one param of any type (`unknown`).
+    message: level
+      ? {
+          level,
+          logger: only(messageParams.filter((p) => text(p) && p.optional)),
+          data: only(
+            messageParams.filter((p) => p.type.kind === "unknown" || p.type.kind === "any"),
+          ),
+        }
+      : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { methodRoles, ModelIndex, type MethodInRole } from "./query.js";
 import {
   cancelledRequestParam,
   handshakeFields,
+  logLevelParam,
   notificationParams,
   progressTokenParam,
 } from "./message-fields.js";
@@ -53,7 +54,16 @@ export interface WireFacts {
     method: string;
     /** The param holding the filter. */
     filterParam: string;
-    filter: Array<{ key: string; notification: string; capability: [string, string] }>;
+    /**
+     * Per filter key, the notification it opts into; `target`, for a key listing targets (an
+     * array), the notification's required string param naming one.
+     */
+    filter: Array<{
+      key: string;
+      notification: string;
+      capability: [string, string];
+      target: string | null;
+    }>;
   } | null;
   /** The liveness request both sides send and answer with the empty result, or `null`. */
   ping: string | null;
@@ -205,21 +215,29 @@ export function wireFacts(model: ProtocolModel): WireFacts {
   // The progress notification names its request by a progress token, the cancellation by a request id.
   const progress = notifications.find((n) => progressTokenParam(index, n) !== null);
   const cancelled = notifications.find((n) => cancelledRequestParam(index, n) !== null);
+  const message = notifications.find((n) => logLevelParam(index, n) !== null);
   const describe = describeFacts(model, index);
 
   let listenFacts: WireFacts["listen"] = null;
   if (listen) {
     const filterType = index.property(listen.params, conventions.listenFilterParam)?.type ?? null;
     const filter = index.objectOf(filterType);
-    const byMessage = new Map(notifications.map((n) => [n.message, n.method]));
+    const byMessage = new Map(notifications.map((n) => [n.message, n]));
     listenFacts = {
       method: listen.method,
       filterParam: conventions.listenFilterParam,
       filter: (filter?.properties ?? []).flatMap((property) => {
         // The filter's docs link the notification each key opts into.
         const linked = /\{@link\s+([A-Za-z0-9_]+)/.exec(property.doc.text)?.[1];
-        const notification = linked ? byMessage.get(linked) : undefined;
-        if (!notification) return [];
+        const role = linked ? byMessage.get(linked) : undefined;
+        if (!role) return [];
+        const notification = role.method;
+        const target =
+          property.type.kind === "array"
+            ? (index
+                .objectOf(role.params)
+                ?.properties.find((p) => !p.optional && p.type.kind === "string")?.name ?? null)
+            : null;
         const capability = capabilityOf(notification.split("/").slice(1).join("/"));
         const flag = conventions.subscriptionFlags[notification.split("/").pop()!];
         return capability && flag
@@ -228,6 +246,7 @@ export function wireFacts(model: ProtocolModel): WireFacts {
                 key: property.name,
                 notification,
                 capability: [capability, flag] as [string, string],
+                target,
               },
             ]
           : [];
@@ -261,17 +280,12 @@ export function wireFacts(model: ProtocolModel): WireFacts {
     },
     notifications: {
       progress: progress?.method ?? null,
-      message:
-        notifications.find(
-          (n) =>
-            index.property(n.params, "level") &&
-            refersTo(index.property(n.params, "level")!.type, conventions.logLevelType),
-        )?.method ?? null,
+      message: message?.method ?? null,
       acknowledged:
         notifications.find((n) => paramsHave(n, conventions.listenFilterParam))?.method ?? null,
       cancelled: cancelled?.method ?? null,
     },
-    notificationParams: notificationParams(index, progress, cancelled),
+    notificationParams: notificationParams(index, progress, cancelled, message),
     handshake: handshakeFields(model, index, roles, describe.fields),
     supportedVersionsField:
       Object.entries(describe.fields).find(([, source]) => source === "supportedVersions")?.[0] ??

@@ -157,9 +157,12 @@ export class Context implements RequestContext {
     const requested = protocol.meta.logLevel ? this.meta[protocol.meta.logLevel] : undefined;
     const threshold = typeof requested === "string" ? protocol.logLevels.indexOf(requested) : -1;
     const method = protocol.notifications.message;
-    if (threshold < 0 || !method || protocol.logLevels.indexOf(level) < threshold) return;
-    const params: Record<string, unknown> = { level, data };
-    if (logger !== undefined) params.logger = logger;
+    const names = protocol.notificationParams.message;
+    if (threshold < 0 || !method || !names || protocol.logLevels.indexOf(level) < threshold) return;
+    // The params by the revision's names; one it lacks is left out.
+    const params: Record<string, unknown> = { [names.level]: level };
+    if (names.data) params[names.data] = data;
+    if (logger !== undefined && names.logger) params[names.logger] = logger;
     const notice = own(protocol.deprecated.methods, method);
     if (notice) this.reportDeprecated(notice);
     this.delivery.notify({ jsonrpc: "2.0", method, params });

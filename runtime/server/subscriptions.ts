@@ -148,9 +148,9 @@ function wants(filter: Record<string, unknown>, notification: Published, table: 
     if (entry.notification !== notification.method) continue;
     const wanted = filter[key];
     if (wanted === true) return true;
-    // A list-valued filter (resource URIs) names the targets it wants.
-    if (Array.isArray(wanted) && typeof notification.params?.uri === "string")
-      return wanted.includes(notification.params.uri);
+    // A list-valued filter (resource URIs) names the targets it wants, by the notification's target param.
+    const target = entry.target === null ? undefined : notification.params?.[entry.target];
+    if (Array.isArray(wanted) && typeof target === "string") return wanted.includes(target);
   }
   return false;
 }

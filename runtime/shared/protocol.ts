@@ -89,6 +89,11 @@ export interface NotificationParamsDescription {
   } | null;
   /** Cancellation: the param naming the request cancelled (typed as a request id) and the reason (the string). */
   cancelled: { requestId: string; reason: string | null } | null;
+  /**
+   * Log message: the param typed as a log level, the logger (the optional string) and the data
+   * (the param of any type).
+   */
+  message: { level: string; logger: string | null; data: string | null } | null;
 }
 
 /**
@@ -172,7 +177,7 @@ export interface ProtocolDescription {
     acknowledged: string | null;
     cancelled: string | null;
   };
-  /** The params of the progress and cancellation notifications. */
+  /** The params of the progress, cancellation and log notifications. */
   notificationParams: NotificationParamsDescription;
   /** Severity order of log levels, least severe first. */
   logLevels: readonly string[];
@@ -198,12 +203,19 @@ export interface ProtocolDescription {
    * transport's specification names them, the schema does not.
    */
   headers: { protocolVersion: string; method: string; name: string };
-  /** The listen request: its filter param, and per filter key the notification it opts into and the capability flag it needs. */
+  /**
+   * The listen request: its filter param, and per filter key the notification it opts into and the
+   * capability flag it needs; `target`, for a key listing targets (resource URIs), the
+   * notification's param naming the one it is about.
+   */
   listen: {
     method: string;
     filterParam: string;
     filter: Readonly<
-      Record<string, { notification: string; capability: readonly [string, string] }>
+      Record<
+        string,
+        { notification: string; capability: readonly [string, string]; target: string | null }
+      >
     >;
   } | null;
   /**
@@ -300,7 +312,7 @@ export interface EraDescription {
   cancelled: string | null;
   message: string | null;
   progress: string | null;
-  /** The params of the legacy progress and cancellation notifications. */
+  /** The params of the legacy progress, cancellation and log notifications. */
   notificationParams: NotificationParamsDescription;
   /** The handshake result's field holding the server's capabilities. */
   serverCapabilities: string | null;

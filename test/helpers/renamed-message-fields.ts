@@ -3,7 +3,8 @@ import { schemaFile } from "./spec.js";
 
 /**
  * The names `renamedMessageFields` gives the fields the runtime writes into the handshake, the
- * discovery result and the progress and cancellation notifications.
+ * discovery result and the progress, cancellation and log notifications, and the resource-updated
+ * notification's target (2026-07-28 only: in 2025-11-25 the subscribe request shares its name).
  */
 export const RENAMED_FIELDS = {
   capabilities: "abilities",
@@ -12,6 +13,10 @@ export const RENAMED_FIELDS = {
   progressToken: "ticket",
   requestId: "cancels",
   reason: "why",
+  level: "severity",
+  logger: "source",
+  data: "payload",
+  updatedUri: "resource",
 } as const;
 
 /**
@@ -47,6 +52,8 @@ export function renamedMessageFields(revision: "2025-11-25" | "2026-07-28"): str
       `  ${n.requestId}: RequestId;\n`,
       { "2025-11-25": 0, "2026-07-28": 1 },
     ],
+    ["  logger?: string;\n", `  ${n.logger}?: string;\n`, { "2025-11-25": 1, "2026-07-28": 1 }],
+    ["  data: unknown;\n", `  ${n.data}: unknown;\n`, { "2025-11-25": 1, "2026-07-28": 1 }],
   ];
   let text = readFileSync(schemaFile(revision), "utf8");
   for (const [from, to, counts] of edits) {
@@ -63,5 +70,15 @@ export function renamedMessageFields(revision: "2025-11-25" | "2026-07-28"): str
   );
   if (!reason.test(text))
     throw new Error(`renamedMessageFields(${revision}): no cancellation reason`);
-  return text.replace(reason, `$1  ${n.reason}?: string;\n`);
+  text = text.replace(reason, `$1  ${n.reason}?: string;\n`);
+  // The log level: the one right before the logger (with only its doc between), not set-level's.
+  const level = new RegExp(
+    `  level: LoggingLevel;\\n((?:\\s*(?:/\\*\\*|\\*).*\\n)*  ${n.logger}\\?)`,
+  );
+  if (!level.test(text)) throw new Error(`renamedMessageFields(${revision}): no log level`);
+  text = text.replace(level, `  ${n.level}: LoggingLevel;\n$1`);
+  if (revision === "2025-11-25") return text;
+  const uri = /(export interface ResourceUpdatedNotificationParams [^}]*?) {2}uri: string;\n/;
+  if (!uri.test(text)) throw new Error(`renamedMessageFields(${revision}): no updated uri`);
+  return text.replace(uri, `$1  ${n.updatedUri}: string;\n`);
 }

@@ -48,6 +48,7 @@ describe("eraDescription(2026-07-28, 2025-11-25)", () => {
         message: "message",
       },
       cancelled: { requestId: "requestId", reason: "reason" },
+      message: { level: "level", logger: "logger", data: "data" },
     });
     expect(eraDescription(modern, r0326).notificationParams.progress?.message).toBe("message");
   });
@@ -63,6 +64,11 @@ describe("eraDescription(2026-07-28, 2025-11-25)", () => {
     expect(described.notificationParams).toMatchObject({
       progress: { token: RENAMED_FIELDS.progressToken },
       cancelled: { requestId: RENAMED_FIELDS.requestId, reason: RENAMED_FIELDS.reason },
+      message: {
+        level: RENAMED_FIELDS.level,
+        logger: RENAMED_FIELDS.logger,
+        data: RENAMED_FIELDS.data,
+      },
     });
   });
 

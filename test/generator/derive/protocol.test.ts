@@ -115,6 +115,12 @@ describe("the protocol description of 2026-07-28 (per-request _meta)", () => {
     expect(d.listen?.filter["toolsListChanged"]).toEqual({
       notification: "notifications/tools/list_changed",
       capability: ["tools", "listChanged"],
+      target: null,
+    });
+    expect(d.listen?.filter["resourceSubscriptions"]).toEqual({
+      notification: "notifications/resources/updated",
+      capability: ["resources", "subscribe"],
+      target: "uri",
     });
     expect(d.describe).toMatchObject({ ttlMs: "cacheTtl", cacheScope: "cacheScope" });
     expect(d.meta.subscriptionId).not.toBeNull();
@@ -131,6 +137,7 @@ describe("the protocol description of 2026-07-28 (per-request _meta)", () => {
         message: "message",
       },
       cancelled: { requestId: "requestId", reason: "reason" },
+      message: { level: "level", logger: "logger", data: "data" },
     });
     expect(d.handshake).toBeNull();
     expect(d.supportedVersionsField).toBe("supportedVersions");
@@ -189,6 +196,11 @@ describe("the protocol description of 2025-11-25 (initialize handshake)", () => 
     expect(d.handshake?.params.version).toBe(d.handshakeVersionParam);
     expect(d.supportedVersionsField).toBeNull();
     expect(d.notificationParams.cancelled).toEqual({ requestId: "requestId", reason: "reason" });
+    expect(d.notificationParams.message).toEqual({
+      level: "level",
+      logger: "logger",
+      data: "data",
+    });
   });
 });
 
@@ -205,7 +217,9 @@ describe("a revision renaming the handshake's, discovery's and notifications' fi
     expect(stateful.notificationParams).toMatchObject({
       progress: { token: n.progressToken },
       cancelled: { requestId: n.requestId, reason: n.reason },
+      message: { level: n.level, logger: n.logger, data: n.data },
     });
+    expect(stateful.notifications.message).toBe("notifications/message");
     const stateless = describeModel(
       loadSchemaText(renamedMessageFields("2026-07-28"), "renamed-2"),
     );
@@ -214,7 +228,9 @@ describe("a revision renaming the handshake's, discovery's and notifications' fi
     expect(stateless.notificationParams).toMatchObject({
       progress: { token: n.progressToken },
       cancelled: { requestId: n.requestId, reason: n.reason },
+      message: { level: n.level, logger: n.logger, data: n.data },
     });
+    expect(stateless.listen?.filter["resourceSubscriptions"]?.target).toBe(n.updatedUri);
   });
 });
 

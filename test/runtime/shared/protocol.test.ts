@@ -72,7 +72,7 @@ function description(overrides: Partial<ProtocolDescription> = {}): ProtocolDesc
       subscriptionId: null,
     },
     notifications: { progress: null, message: null, acknowledged: null, cancelled: null },
-    notificationParams: { progress: null, cancelled: null },
+    notificationParams: { progress: null, cancelled: null, message: null },
     logLevels: [],
     ping: null,
     describe: {},
@@ -154,7 +154,7 @@ describe("bindProtocol", () => {
       cancelled: null,
       message: null,
       progress: null,
-      notificationParams: { progress: null, cancelled: null },
+      notificationParams: { progress: null, cancelled: null, message: null },
       serverCapabilities: null,
     });
     const eras = [era("new", "A"), era("old", "B")];
