@@ -1,7 +1,6 @@
 import type { Target } from "../file.js";
 import { RUNTIME_ADAPTERS, runtimeCopy } from "../runtime.js";
 import { protocolOf } from "../protocol/target.js";
-import { STORE_ADAPTERS } from "./adapters.js";
 
 /**
  * The shared store asked for at generation (`--store redis`: runtime/server/store-redis.ts on ioredis). It
@@ -13,6 +12,6 @@ export const storeTarget: Target = {
   name: "store",
   emit(ctx) {
     if (!ctx.store || !protocolOf(ctx)) return [];
-    return [runtimeCopy(RUNTIME_ADAPTERS[STORE_ADAPTERS[ctx.store].adapter])];
+    return [runtimeCopy(RUNTIME_ADAPTERS[ctx.store])];
   },
 };
