@@ -12,7 +12,7 @@ import type * as Dispatch from "../../runtime/server/dispatch.js";
 import type * as Definitions from "../../runtime/server/definitions.js";
 import type * as UriTemplate from "../../runtime/server/uri-template.js";
 import type * as Stdio from "../../runtime/server/stdio.js";
-import type * as Http from "../../runtime/server/http.js";
+import type * as Http from "../../runtime/server/http/index.js";
 import type * as Client from "../../runtime/client/client.js";
 import type * as ClientHttp from "../../runtime/client/http.js";
 import type * as ClientStdio from "../../runtime/client/stdio.js";
@@ -50,7 +50,7 @@ export const RUNTIME = {
   definitions: runtimeModule<typeof Definitions>("server/definitions.ts"),
   uriTemplate: runtimeModule<typeof UriTemplate>("server/uri-template.ts"),
   stdio: runtimeModule<typeof Stdio>("server/stdio.ts"),
-  http: runtimeModule<typeof Http>("server/http.ts"),
+  http: runtimeModule<typeof Http>("server/http/index.ts"),
   client: runtimeModule<typeof Client>("client/client.ts"),
   clientHttp: runtimeModule<typeof ClientHttp>("client/http.ts"),
   clientStdio: runtimeModule<typeof ClientStdio>("client/stdio.ts"),

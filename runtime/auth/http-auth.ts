@@ -8,11 +8,12 @@
  * (`runtime/jwt-verifier.ts`, emitted with `--auth`, verifies JWTs against a JWKS). Tokens never
  * appear in a log line, a response or an error message. Revision-independent; dependency-free.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpIn, HttpListener, HttpOut } from "../shared/http-wire.js";
+import { utf8Length } from "../shared/http-wire.js";
 import { bodyPending } from "../shared/http-headers.js";
 import { decodeHeaderValue } from "../shared/param-headers.js";
 
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Listener = HttpListener;
 
 /** What `HttpOptions.auth` takes: something that guards the endpoint's request listener. */
 export interface HttpGuard {
@@ -24,7 +25,7 @@ export interface HttpGuard {
    * client's word, and initialize-era clients send none: what is served is the body, so the
    * transport asks again with it, on every era.
    */
-  authorize?(req: IncomingMessage, method: string, target: string | undefined): HttpRefusal | null;
+  authorize?(req: HttpIn, method: string, target: string | undefined): HttpRefusal | null;
 }
 
 /** An answer a guard gives instead of serving the request. */
@@ -46,7 +47,7 @@ export interface Principal extends VerifiedToken {
 const PRINCIPAL: unique symbol = Symbol("mcp principal");
 
 /** The principal `bearerAuth` admitted a request as; `undefined` for a request it did not guard. */
-export function principalOf(req: IncomingMessage): Principal | undefined {
+export function principalOf(req: HttpIn): Principal | undefined {
   return (req as { [PRINCIPAL]?: Principal })[PRINCIPAL];
 }
 
@@ -135,7 +136,7 @@ class BearerGuard implements HttpGuard {
 
   guard(listener: Listener): Listener {
     return (req, res) => {
-      if (pathOf(req.url) === this.metadataPath) return this.serveMetadata(req, res);
+      if (pathOf(req.originalUrl ?? req.url) === this.metadataPath) return this.serveMetadata(req, res);
       this.admit(req).then(
         (admitted) => {
           if ("refusal" in admitted) return sendRefusal(req, res, admitted.refusal);
@@ -150,7 +151,7 @@ class BearerGuard implements HttpGuard {
     };
   }
 
-  private serveMetadata(req: IncomingMessage, res: ServerResponse): void {
+  private serveMetadata(req: HttpIn, res: HttpOut): void {
     const close = bodyPending(req);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(
@@ -163,7 +164,7 @@ class BearerGuard implements HttpGuard {
     if (close) res.setHeader("Connection", "close");
     res.writeHead(200, {
       "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(this.document),
+      "Content-Length": utf8Length(this.document),
       // Browser-based clients read it from other origins.
       "Access-Control-Allow-Origin": "*",
     });
@@ -172,7 +173,7 @@ class BearerGuard implements HttpGuard {
 
   /** The token, verified, and the scopes the request needs, checked; before the body is read. */
   private async admit(
-    req: IncomingMessage,
+    req: HttpIn,
   ): Promise<{ principal: Principal } | { refusal: Refusal }> {
     const needed = this.needs(req);
     const header = req.headers.authorization;
@@ -231,7 +232,7 @@ class BearerGuard implements HttpGuard {
   }
 
   /** The scopes the body asks for, against those the token admitted with grants. */
-  authorize(req: IncomingMessage, method: string, target: string | undefined): Refusal | null {
+  authorize(req: HttpIn, method: string, target: string | undefined): Refusal | null {
     const principal = principalOf(req);
     const needed = this.scopesFor(method, target);
     if (principal !== undefined && needed.every((s) => principal.scopes.includes(s))) return null;
@@ -249,7 +250,7 @@ class BearerGuard implements HttpGuard {
    * it without uploading; else the scopes every request needs. Either way the body decides
    * (`authorize`): a header cannot talk a request past a scope.
    */
-  private needs(req: IncomingMessage): string[] {
+  private needs(req: HttpIn): string[] {
     const method = req.headers["mcp-method"];
     if (typeof method !== "string") return [...(this.options.requiredScopes ?? [])];
     const name = req.headers["mcp-name"];
@@ -300,13 +301,13 @@ class BearerGuard implements HttpGuard {
  * Sends a refusal. A body still on its way is not read: draining it would let an unauthenticated
  * client upload forever, so the answer says `Connection: close` and the connection ends with it.
  */
-export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+export function sendRefusal(req: HttpIn, res: HttpOut, refusal: Refusal): void {
   const body = JSON.stringify(refusal.body);
   res.writeHead(refusal.status, {
     ...refusal.headers,
     ...(bodyPending(req) ? { Connection: "close" } : {}),
     "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
+    "Content-Length": utf8Length(body),
   });
   res.end(body);
 }

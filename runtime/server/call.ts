@@ -12,6 +12,7 @@ import type { MethodSpec } from "../shared/protocol.js";
 import { Context, type Handler } from "./context.js";
 import {
   isInputRequired,
+  type Asked,
   type InputRequiredAnswer,
   type InputRounds,
   type Resumed,
@@ -293,13 +294,12 @@ export class Calls {
           answer,
         );
       const asked = this.rounds.ask(request, spec, params, clientCapabilities, answer, principal);
-      if ("error" in asked) return this.results.refuse(request.id, asked.error);
-      return this.results.respond(
-        request,
-        asked.result,
-        false,
-        this.protocol.inputRequiredResult ?? undefined,
-      );
+      // A promise where the runtime seals with Web Crypto.
+      if (isThenable(asked))
+        return this.settle(request, Promise.resolve(asked), (value) =>
+          this.asked(request, value as Asked),
+        );
+      return this.asked(request, asked);
     }
     if (!isRecord(answer)) {
       this.log(
@@ -309,5 +309,16 @@ export class Calls {
     }
     if (era) return this.results.respondLegacy(request, answer, era);
     return this.results.respond(request, answer, spec.cacheable, spec.result);
+  }
+
+  /** The `input_required` result of a round, or the error refusing it. */
+  private asked(request: JsonRpcRequest, asked: Asked): Outcome {
+    if ("error" in asked) return this.results.refuse(request.id, asked.error);
+    return this.results.respond(
+      request,
+      asked.result,
+      false,
+      this.protocol.inputRequiredResult ?? undefined,
+    );
   }
 }

@@ -7,8 +7,8 @@
  * stdio framing because it is a process-wide patch, not part of reading or writing lines. Node
  * only. Revision-independent; copied verbatim into generated output.
  */
-import { Console } from "node:console";
 import type { Writable } from "node:stream";
+import { nodeConsole } from "../shared/builtins.js";
 
 /** The `console` methods that write to stdout. */
 const STDOUT_METHODS = [
@@ -51,7 +51,7 @@ let realStdoutWrite:
 export function captureConsole(target: Writable, stdout: boolean): () => void {
   const capture: Capture = {
     target,
-    console: new Console({ stdout: target, stderr: target }),
+    console: new (nodeConsole().Console)({ stdout: target, stderr: target }),
     stdout,
   };
   captures.push(capture);

@@ -13,7 +13,14 @@ import {
   type JsonRpcErrorObject,
   type JsonRpcRequest,
 } from "../shared/jsonrpc.js";
-import { canonicalJson, openState, randomNonce, randomSecret, sealState } from "./state.js";
+import {
+  canonicalJson,
+  openStateNow,
+  randomNonce,
+  randomSecret,
+  sealStateNow,
+  type OpenResult,
+} from "./state.js";
 import { checkInput } from "../schema/checks.js";
 import { isThenable } from "./transport.js";
 import { STORE_KEYS, type Store } from "./store.js";
@@ -89,6 +96,9 @@ const INTERNAL: { error: JsonRpcErrorObject } = Object.freeze({
   error: Object.freeze({ code: ErrorCode.InternalError, message: "Internal error" }),
 });
 
+/** What `ask` gives: the `input_required` result, or the error answering the request instead. */
+export type Asked = { result: Record<string, unknown> } | { error: JsonRpcErrorObject };
+
 export class InputRounds {
   /** The secret sealing states, once made (see `secret`). */
   private sealingSecret: string | Uint8Array | undefined;
@@ -105,7 +115,7 @@ export class InputRounds {
    * The retry of an earlier round: its sealed state opened and its input responses checked (only
    * what that round asked for is kept). `null` on a first round (neither is present); an error
    * when the state does not open for this call or a response is not what was asked. A promise
-   * only when single use is kept in a shared store.
+   * only when single use is kept in a shared store, or the runtime has only Web Crypto.
    */
   resume(
     request: JsonRpcRequest,
@@ -118,31 +128,41 @@ export class InputRounds {
     const responses =
       envelope.inputResponses === null ? undefined : params[envelope.inputResponses];
     if (typeof sealed !== "string" && !isRecord(responses)) return null;
-    let state: unknown;
-    let asked: Record<string, string> | null = null;
     if (typeof sealed === "string") {
-      const opened = openState(sealed, {
+      const opened = openStateNow(sealed, {
         secret: this.secret,
         audience: this.audience(request.method, spec, params, principal),
       });
-      const reason = opened.ok ? this.replayed(sealed) : opened.reason;
-      const refused = (reason: string): { error: JsonRpcErrorObject } => ({
-        error: {
-          code: ErrorCode.InvalidParams,
-          message: `Invalid params: ${envelope.requestState} integrity check failed (${reason})`,
-        },
-      });
-      if (!opened.ok) return refused(opened.reason);
-      const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
-      if (isThenable(reason))
-        return reason.then((shared) =>
-          shared !== null ? refused(shared) : this.responses(responses, payload.s, payload.k),
-        );
-      if (reason !== null) return refused(reason);
-      state = payload.s;
-      asked = payload.k ?? null;
+      // A promise where the runtime has only Web Crypto.
+      if (isThenable(opened))
+        return Promise.resolve(opened).then((settled) => this.unsealed(sealed, settled, responses));
+      return this.unsealed(sealed, opened, responses);
     }
-    return this.responses(responses, state, asked);
+    return this.responses(responses, undefined, null);
+  }
+
+  /** The retry's sealed state, opened: refused, or its payload with the responses checked. */
+  private unsealed(
+    sealed: string,
+    opened: OpenResult,
+    responses: unknown,
+  ): ResumeResult | Promise<ResumeResult> {
+    const envelope = this.protocol.envelope;
+    const refused = (reason: string): { error: JsonRpcErrorObject } => ({
+      error: {
+        code: ErrorCode.InvalidParams,
+        message: `Invalid params: ${envelope.requestState} integrity check failed (${reason})`,
+      },
+    });
+    if (!opened.ok) return refused(opened.reason);
+    const reason = this.replayed(sealed);
+    const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
+    if (isThenable(reason))
+      return reason.then((shared) =>
+        shared !== null ? refused(shared) : this.responses(responses, payload.s, payload.k),
+      );
+    if (reason !== null) return refused(reason);
+    return this.responses(responses, payload.s, payload.k ?? null);
   }
 
   /** The retry's state and its input responses, checked against what was asked. */
@@ -179,7 +199,7 @@ export class InputRounds {
     clientCapabilities: Record<string, unknown>,
     answer: InputRequiredAnswer,
     principal: string | undefined,
-  ): { result: Record<string, unknown> } | { error: JsonRpcErrorObject } {
+  ): Asked | Promise<Asked> {
     const { protocol } = this;
     const asked: Record<string, string> = {};
     const missing: Record<string, unknown> = {};
@@ -234,12 +254,17 @@ export class InputRounds {
     const payload: Record<string, unknown> = { s: answer.state, k: asked };
     if (this.options.requestStateSingleUse) payload.n = randomNonce();
     // A revision with no state field carries none: the retry's responses are checked against the union.
-    if (envelope.requestState !== null)
-      result[envelope.requestState] = sealState(payload, {
-        secret: this.secret,
-        ttlMs: this.options.requestStateTtlMs ?? DEFAULT_TTL_MS,
-        audience: this.audience(request.method, spec, params, principal),
-      });
+    if (envelope.requestState === null) return { result };
+    const field = envelope.requestState;
+    const sealed = sealStateNow(payload, {
+      secret: this.secret,
+      ttlMs: this.options.requestStateTtlMs ?? DEFAULT_TTL_MS,
+      audience: this.audience(request.method, spec, params, principal),
+    });
+    // A promise where the runtime has only Web Crypto.
+    if (isThenable(sealed))
+      return Promise.resolve(sealed).then((state) => ({ result: { ...result, [field]: state } }));
+    result[field] = sealed;
     return { result };
   }
 

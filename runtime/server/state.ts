@@ -10,6 +10,10 @@
  * a second presentation within one process. Revision-independent; copied verbatim into generated
  * output.
  *
+ * `sealState` and `openState` are synchronous, on `node:crypto`; `sealStateAsync` and
+ * `openStateAsync` give the same tokens on Web Crypto as well, for runtimes without `node:crypto`
+ * (workerd, browsers). Nothing here loads a `node:` module at load time.
+ *
  * Token layout (one base64url string, no padding):
  *
  *   version (1 byte) | tag (16) | audience tag (12) | expiry (6, big-endian ms since epoch) | JSON payload
@@ -21,8 +25,8 @@
  *   client cannot compute it for an audience of its choosing, and it is covered by the tag, so a
  *   foreign state is told apart from a tampered one without carrying the audience in clear.
  */
-import type * as NodeCrypto from "node:crypto";
-import { createRequire } from "node:module";
+import { NodeBuffer } from "../shared/http-wire.js";
+import { nodeCrypto } from "../shared/builtins.js";
 
 export interface SealOptions {
   /** At least 16 bytes; a string is taken as UTF-8. `randomSecret()` makes a good one. */
@@ -64,34 +68,75 @@ const MAX_EXPIRY = 2 ** 48 - 1;
 const MIN_SECRET_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
-/**
- * `node:crypto`, loaded on first use, so that a server that never seals or opens a state does not
- * load it. Through `require`: an ESM `import` of `node:crypto` also evaluates its Web Crypto half
- * (the import reads every export), some 300 KB of start-up heap for nothing.
- */
-let crypto: typeof NodeCrypto | undefined;
-const nodeCrypto = (): typeof NodeCrypto =>
-  (crypto ??= createRequire("/")("node:crypto") as typeof NodeCrypto);
+const encoder = new TextEncoder();
+const TAG_CONTEXT = encoder.encode("state\0");
+const AUDIENCE_CONTEXT = encoder.encode("aud\0");
+const UNBOUND = Uint8Array.of(0);
+const BOUND = Uint8Array.of(1);
 
-const TAG_CONTEXT = Buffer.from("state\0", "utf8");
-const AUDIENCE_CONTEXT = Buffer.from("aud\0", "utf8");
+/** HMAC-SHA256 of the parts' concatenation: at once (`node:crypto`) or as a promise (Web Crypto). */
+type Mac<R> = (key: Uint8Array, parts: readonly Uint8Array[]) => R;
+
+const nodeMac: Mac<Uint8Array> = (key, parts) => {
+  const crypto = nodeCrypto();
+  if (crypto === undefined)
+    throw new Error(
+      "sealState/openState need node:crypto: on this runtime use sealStateAsync/openStateAsync",
+    );
+  const hmac = crypto.createHmac("sha256", key);
+  for (const part of parts) hmac.update(part);
+  return hmac.digest();
+};
+
+/** Web Crypto's keys, by secret: importing one is a round trip of its own. */
+const webKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_WEB_KEYS = 16;
+
+const webMac: Mac<Promise<Uint8Array>> = async (key, parts) => {
+  const id = toBase64url(key);
+  let imported = webKeys.get(id);
+  if (imported === undefined) {
+    if (webKeys.size >= MAX_WEB_KEYS) webKeys.delete(webKeys.keys().next().value!);
+    imported = globalThis.crypto.subtle.importKey(
+      "raw",
+      new Uint8Array(key),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    webKeys.set(id, imported);
+  }
+  const signed = await globalThis.crypto.subtle.sign("HMAC", await imported, concat(parts));
+  return new Uint8Array(signed);
+};
+
+/** The faster MAC the runtime has, as a promise. */
+const anyMac: Mac<Uint8Array | Promise<Uint8Array>> = (key, parts) =>
+  nodeCrypto() !== undefined ? nodeMac(key, parts) : webMac(key, parts);
 
 /** A fresh random 32-byte secret. */
 export function randomSecret(): Uint8Array {
-  return new Uint8Array(nodeCrypto().randomBytes(32));
+  return randomBytes(32);
 }
 
 /** 96 random bits, base64url: makes each sealed state unique. */
 export function randomNonce(): string {
-  return nodeCrypto().randomBytes(12).toString("base64url");
+  return toBase64url(randomBytes(12));
 }
 
-function secretKey(secret: string | Uint8Array): Buffer {
+function randomBytes(size: number): Uint8Array {
+  const crypto = nodeCrypto();
+  return crypto !== undefined
+    ? new Uint8Array(crypto.randomBytes(size))
+    : globalThis.crypto.getRandomValues(new Uint8Array(size));
+}
+
+function secretKey(secret: string | Uint8Array): Uint8Array {
   const key =
     typeof secret === "string"
-      ? Buffer.from(secret, "utf8")
+      ? encoder.encode(secret)
       : secret instanceof Uint8Array
-        ? Buffer.from(secret)
+        ? secret
         : null;
   if (key === null) throw new TypeError("state secret must be a string or a Uint8Array");
   if (key.length < MIN_SECRET_BYTES)
@@ -124,20 +169,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-function tagOf(key: Buffer, signed: Buffer): Buffer {
-  return nodeCrypto()
-    .createHmac("sha256", key)
-    .update(TAG_CONTEXT)
-    .update(signed)
-    .digest()
-    .subarray(0, TAG_BYTES);
-}
-
-function audienceTagOf(key: Buffer, audience: string | undefined): Buffer {
-  const hmac = nodeCrypto().createHmac("sha256", key).update(AUDIENCE_CONTEXT);
-  if (audience === undefined) hmac.update(Buffer.of(0));
-  else hmac.update(Buffer.of(1)).update(audience, "utf8");
-  return hmac.digest().subarray(0, AUDIENCE_TAG_BYTES);
+function audienceParts(audience: string | undefined): Uint8Array[] {
+  return audience === undefined
+    ? [AUDIENCE_CONTEXT, UNBOUND]
+    : [AUDIENCE_CONTEXT, BOUND, encoder.encode(audience)];
 }
 
 function currentTime(now: number | undefined): number {
@@ -146,11 +181,34 @@ function currentTime(now: number | undefined): number {
   return time;
 }
 
+/** `f(value)`, at once for a value, once it settles for a promise. */
+function after<T, R>(value: T | Promise<T>, f: (value: T) => R): R | Promise<Awaited<R>> {
+  return value instanceof Promise ? (value.then(f) as Promise<Awaited<R>>) : f(value);
+}
+
 /**
  * Seals a JSON-serialisable payload into an opaque, URL-safe token that `openState` accepts, with
  * the same secret and audience, until `now + ttlMs` (exclusive).
  */
 export function sealState(payload: unknown, options: SealOptions): string {
+  return sealWith(nodeMac, payload, options) as string;
+}
+
+/** `sealState` on any runtime: Web Crypto where there is no `node:crypto`. */
+export async function sealStateAsync(payload: unknown, options: SealOptions): Promise<string> {
+  return sealWith(anyMac, payload, options);
+}
+
+/** `sealState` or `sealStateAsync`, whichever the runtime has: at once on Node. */
+export function sealStateNow(payload: unknown, options: SealOptions): string | Promise<string> {
+  return sealWith(anyMac, payload, options);
+}
+
+function sealWith<R extends Uint8Array | Promise<Uint8Array>>(
+  mac: Mac<R>,
+  payload: unknown,
+  options: SealOptions,
+): string | Promise<string> {
   const key = secretKey(options.secret);
   if (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0)
     throw new RangeError("ttlMs must be a positive number of milliseconds");
@@ -158,52 +216,159 @@ export function sealState(payload: unknown, options: SealOptions): string {
   if (expiry < 0 || expiry > MAX_EXPIRY) throw new RangeError("state expiry is out of range");
   const json: unknown = JSON.stringify(payload);
   if (typeof json !== "string") throw new TypeError("state payload must be JSON-serialisable");
-  const body = Buffer.from(json, "utf8");
-  const token = Buffer.alloc(HEADER_BYTES + body.length);
+  const body = encoder.encode(json);
+  const token = new Uint8Array(HEADER_BYTES + body.length);
   token[0] = VERSION;
-  audienceTagOf(key, options.audience).copy(token, 1 + TAG_BYTES);
-  token.writeUIntBE(expiry, 1 + TAG_BYTES + AUDIENCE_TAG_BYTES, EXPIRY_BYTES);
-  body.copy(token, HEADER_BYTES);
-  tagOf(key, signedPart(token)).copy(token, 1);
-  return token.toString("base64url");
+  writeExpiry(token, expiry);
+  token.set(body, HEADER_BYTES);
+  return after(mac(key, audienceParts(options.audience)), (audienceTag) => {
+    token.set(audienceTag.subarray(0, AUDIENCE_TAG_BYTES), 1 + TAG_BYTES);
+    return after(mac(key, [TAG_CONTEXT, ...signedParts(token)]), (tag) => {
+      token.set(tag.subarray(0, TAG_BYTES), 1);
+      return toBase64url(token);
+    });
+  });
 }
 
 /** The bytes the tag covers: the version byte and everything after the tag. */
-function signedPart(token: Buffer): Buffer {
-  return Buffer.concat([token.subarray(0, 1), token.subarray(1 + TAG_BYTES)]);
+function signedParts(token: Uint8Array): Uint8Array[] {
+  return [token.subarray(0, 1), token.subarray(1 + TAG_BYTES)];
 }
 
 /** Verifies a token made by `sealState` and returns its payload. Never throws on a bad token. */
 export function openState(token: string, options: OpenOptions): OpenResult {
+  return openWith(nodeMac, token, options) as OpenResult;
+}
+
+/** `openState` on any runtime: Web Crypto where there is no `node:crypto`. */
+export async function openStateAsync(token: string, options: OpenOptions): Promise<OpenResult> {
+  return openWith(anyMac, token, options);
+}
+
+/** `openState` or `openStateAsync`, whichever the runtime has: at once on Node. */
+export function openStateNow(
+  token: string,
+  options: OpenOptions,
+): OpenResult | Promise<OpenResult> {
+  return openWith(anyMac, token, options);
+}
+
+function openWith<R extends Uint8Array | Promise<Uint8Array>>(
+  mac: Mac<R>,
+  token: string,
+  options: OpenOptions,
+): OpenResult | Promise<OpenResult> {
   const key = secretKey(options.secret);
   const now = currentTime(options.now);
   // The token is attacker-controlled: check its type at run time too.
   if (typeof token !== "string" || !BASE64URL.test(token))
     return { ok: false, reason: "malformed" };
-  const bytes = Buffer.from(token, "base64url");
+  const bytes = fromBase64url(token);
   // Only the canonical encoding is accepted, so no two strings open to the same state.
-  if (bytes.length < HEADER_BYTES || bytes.toString("base64url") !== token)
+  if (bytes === null || bytes.length < HEADER_BYTES || toBase64url(bytes) !== token)
     return { ok: false, reason: "malformed" };
   if (bytes[0] !== VERSION) return { ok: false, reason: "malformed" };
 
   const tag = bytes.subarray(1, 1 + TAG_BYTES);
-  if (!nodeCrypto().timingSafeEqual(tag, tagOf(key, signedPart(bytes))))
-    return { ok: false, reason: "tampered" };
+  return after(
+    mac(key, [TAG_CONTEXT, ...signedParts(bytes)]),
+    (expected): OpenResult | Promise<OpenResult> => {
+      if (!equalBytes(tag, expected.subarray(0, TAG_BYTES)))
+        return { ok: false, reason: "tampered" };
+      const audienceTag = bytes.subarray(1 + TAG_BYTES, 1 + TAG_BYTES + AUDIENCE_TAG_BYTES);
+      return after(mac(key, audienceParts(options.audience)), (audience): OpenResult => {
+        if (!equalBytes(audienceTag, audience.subarray(0, AUDIENCE_TAG_BYTES)))
+          return { ok: false, reason: "foreign" };
+        if (now >= readExpiry(bytes)) return { ok: false, reason: "expired" };
+        try {
+          return {
+            ok: true,
+            payload: JSON.parse(new TextDecoder().decode(bytes.subarray(HEADER_BYTES))) as unknown,
+          };
+        } catch {
+          // Unreachable for tokens sealed by `sealState`: the tag verified.
+          return { ok: false, reason: "malformed" };
+        }
+      });
+    },
+  ) as OpenResult | Promise<OpenResult>;
+}
 
-  const audienceTag = bytes.subarray(1 + TAG_BYTES, 1 + TAG_BYTES + AUDIENCE_TAG_BYTES);
-  if (!nodeCrypto().timingSafeEqual(audienceTag, audienceTagOf(key, options.audience)))
-    return { ok: false, reason: "foreign" };
+const EXPIRY_AT = 1 + TAG_BYTES + AUDIENCE_TAG_BYTES;
 
-  const expiry = bytes.readUIntBE(1 + TAG_BYTES + AUDIENCE_TAG_BYTES, EXPIRY_BYTES);
-  if (now >= expiry) return { ok: false, reason: "expired" };
-
-  try {
-    return {
-      ok: true,
-      payload: JSON.parse(bytes.subarray(HEADER_BYTES).toString("utf8")) as unknown,
-    };
-  } catch {
-    // Unreachable for tokens sealed by `sealState`: the tag verified.
-    return { ok: false, reason: "malformed" };
+/** The expiry, 48 bits big-endian (beyond what bitwise operators take, so by arithmetic). */
+function writeExpiry(token: Uint8Array, expiry: number): void {
+  let rest = expiry;
+  for (let i = EXPIRY_BYTES - 1; i >= 0; i--) {
+    token[EXPIRY_AT + i] = rest % 256;
+    rest = Math.floor(rest / 256);
   }
+}
+
+function readExpiry(token: Uint8Array): number {
+  let expiry = 0;
+  for (let i = 0; i < EXPIRY_BYTES; i++) expiry = expiry * 256 + token[EXPIRY_AT + i]!;
+  return expiry;
+}
+
+/** Compares in time independent of where they differ (tags are secrets until they match). */
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+function toBase64url(bytes: Uint8Array): string {
+  if (NodeBuffer !== undefined)
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
+  let text = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    text +=
+      ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  const left = bytes.length - i;
+  if (left === 1) {
+    const n = bytes[i]! << 16;
+    text += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
+  } else if (left === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    text += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]!;
+  }
+  return text;
+}
+
+/** Bytes of base64url text (the caller checked its alphabet); `null` for an impossible length. */
+function fromBase64url(text: string): Uint8Array | null {
+  if (text.length % 4 === 1) return null;
+  if (NodeBuffer !== undefined) return new Uint8Array(NodeBuffer.from(text, "base64url"));
+  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let at = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    const n =
+      (ALPHABET.indexOf(text[i]!) << 18) |
+      (ALPHABET.indexOf(text[i + 1]!) << 12) |
+      ((i + 2 < text.length ? ALPHABET.indexOf(text[i + 2]!) : 0) << 6) |
+      (i + 3 < text.length ? ALPHABET.indexOf(text[i + 3]!) : 0);
+    bytes[at++] = n >> 16;
+    if (i + 2 < text.length) bytes[at++] = (n >> 8) & 255;
+    if (i + 3 < text.length) bytes[at++] = n & 255;
+  }
+  return bytes;
 }

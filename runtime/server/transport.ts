@@ -204,3 +204,13 @@ export class LazyAbort {
     this.controller?.abort(reason);
   }
 }
+
+/**
+ * Lets the process exit while `timer` is pending (a keep-alive, a deadline). Node, Bun and Deno
+ * give timers `unref`; runtimes whose timers are numbers (workerd, browsers) have no process to keep.
+ */
+export function unrefTimer(
+  timer: ReturnType<typeof setTimeout> | ReturnType<typeof setInterval>,
+): void {
+  (timer as { unref?: () => void }).unref?.();
+}

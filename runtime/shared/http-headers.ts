@@ -6,7 +6,7 @@
  * body, by the rules of its protocol description. Pure functions of header values. Revision-independent; copied verbatim into
  * generated output.
  */
-import type { IncomingMessage } from "node:http";
+import type { HttpIn, RequestHeaders } from "./http-wire.js";
 import type { JsonRpcErrorObject } from "./jsonrpc.js";
 import {
   annotatedValue,
@@ -18,8 +18,7 @@ import {
 import { ErrorCode, isRecord } from "./jsonrpc.js";
 import type { ProtocolDescription } from "./protocol.js";
 
-/** A request's headers as `node:http` gives them: lower-case names, repeated ones as arrays. */
-export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+export type { RequestHeaders } from "./http-wire.js";
 
 /**
  * Which body fields the request metadata headers mirror: revision data (`headerRulesOf`), which the
@@ -47,6 +46,8 @@ export interface HeaderRules {
     readonly name: string;
     readonly arguments: string;
   } | null;
+  /** The request metadata headers the revision defines (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), for CORS. */
+  readonly requestHeaders: readonly string[];
 }
 
 /**
@@ -59,6 +60,7 @@ export const NO_HEADER_RULES: HeaderRules = {
   protocolVersionMetaKey: null,
   mismatchCode: ErrorCode.InvalidRequest,
   tools: null,
+  requestHeaders: [],
 };
 
 /**
@@ -68,7 +70,8 @@ export const NO_HEADER_RULES: HeaderRules = {
  * tool call's fields.
  */
 export function headerRulesOf(
-  protocol: Pick<ProtocolDescription, "methods" | "envelope" | "lifecycle" | "errors" | "tools">,
+  protocol: Pick<ProtocolDescription, "methods" | "envelope" | "lifecycle" | "errors" | "tools"> &
+    Partial<Pick<ProtocolDescription, "headers">>,
 ): HeaderRules {
   const nameParams = Object.fromEntries(
     Object.entries(protocol.methods).flatMap(([method, spec]) =>
@@ -89,8 +92,12 @@ export function headerRulesOf(
             name: protocol.tools.name,
             arguments: protocol.tools.arguments,
           },
+    requestHeaders: protocol.headers === undefined ? [] : Object.values(protocol.headers),
   };
 }
+
+/** The headers a tool call mirrors its annotated arguments into: this prefix and the annotation's name. */
+export const PARAM_HEADER_PREFIX = "Mcp-Param-";
 
 /** Header names as `node:http` exposes them (lower case: header names are case-insensitive). */
 const HEADER = {
@@ -178,7 +185,7 @@ export function isJsonContentType(header: string | undefined): boolean {
  * encoding) and has not finished sending it. A refusal answers such a request with
  * `Connection: close` instead of reading, however long, what it will not serve.
  */
-export function bodyPending(req: IncomingMessage): boolean {
+export function bodyPending(req: Pick<HttpIn, "complete" | "headers">): boolean {
   if (req.complete) return false;
   const length = req.headers["content-length"];
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
@@ -359,7 +366,7 @@ function checkParamHeader(
   /** Whether the client must mirror headers (as for `Mcp-Name`: it sent its version in `_meta`). */
   required: boolean,
 ): string | null {
-  const name = `Mcp-Param-${annotation.header}`;
+  const name = `${PARAM_HEADER_PREFIX}${annotation.header}`;
   const raw = headerValue(headers, name.toLowerCase());
   const absent = value === undefined || value === null;
   if (raw === undefined)

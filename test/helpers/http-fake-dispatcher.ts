@@ -5,8 +5,8 @@
  * `httpFixture()`, one transport on port 0 serving it, shared by the tests of a file.
  */
 import { afterAll, beforeAll } from "vitest";
-import { serveHttp } from "../../runtime/server/http.js";
-import type { HttpServerHandle, ServeHttpOptions } from "../../runtime/server/http.js";
+import { serveHttp } from "../../runtime/server/http/index.js";
+import type { HttpServerHandle, ServeHttpOptions } from "../../runtime/server/http/index.js";
 import { ErrorCode, failure, isRecord, success } from "../../runtime/shared/jsonrpc.js";
 import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
 import type { Delivery, MessageHandler, Outcome } from "../../runtime/server/transport.js";

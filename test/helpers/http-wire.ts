@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from "node:http";
 import type { OutgoingHttpHeaders } from "node:http";
-import { headerRulesOf } from "../../runtime/server/http.js";
+import { headerRulesOf } from "../../runtime/server/http/index.js";
 import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
 import { PROTOCOL_DESCRIPTION } from "../../generated/2026-07-28/protocol.js";
 

@@ -81,7 +81,8 @@ export const serverTarget: Target = {
         code`${file.use(M.dispatch.type("DispatcherOptions"))}["info"]`,
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? code`Record<string, unknown>`,
     });
-    // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
+    // Node, Bun, Deno and workerd: the server imports no node: module at load (the stdio and
+    // node:http transports load theirs when used), but browsers are no place for it.
     return [
       {
         path: file.path,
@@ -109,7 +110,11 @@ function layoutImports(file: CodeFile, types: ReturnType<typeof featureTypes>): 
   if (types.tool) use(M.jsonSchema, [], ["SchemaCheck"]);
   if (types.resourceTemplate) use(M.uriTemplate, [], ["UriVariables"]);
   use(M.stdio, ["serveStdio"], ["StdioOptions"]);
-  use(M.http, ["createHttpHandler", "serveHttp"], ["HeaderRules", "HttpOptions"]);
+  use(
+    M.http,
+    ["createFetchHandler", "createHttpHandler", "serveHttp"],
+    ["FetchHandler", "FetchHandlerOptions", "HeaderRules", "HttpOptions"],
+  );
 }
 
 /**

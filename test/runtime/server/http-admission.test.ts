@@ -10,7 +10,7 @@ import {
   serveHttp,
   type HttpServerHandle,
   type ServeHttpOptions,
-} from "../../../runtime/server/http.js";
+} from "../../../runtime/server/http/index.js";
 import { success } from "../../../runtime/shared/jsonrpc.js";
 import type { JsonRpcRequest } from "../../../runtime/shared/jsonrpc.js";
 import type { MessageHandler, Outcome } from "../../../runtime/server/transport.js";

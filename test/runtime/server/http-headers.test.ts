@@ -6,7 +6,7 @@
  */
 import type { OutgoingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
-import { decodeHeaderValue, NO_HEADER_RULES } from "../../../runtime/server/http.js";
+import { decodeHeaderValue, NO_HEADER_RULES } from "../../../runtime/server/http/index.js";
 import { ErrorCode, failure, success } from "../../../runtime/shared/jsonrpc.js";
 import type { JsonRpcId } from "../../../runtime/shared/jsonrpc.js";
 import type { MessageHandler } from "../../../runtime/server/transport.js";

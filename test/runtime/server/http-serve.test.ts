@@ -3,7 +3,7 @@
  * Streamable HTTP transport: paths, methods, Accept, Content-Type and encoding, the body limit.
  */
 import { describe, expect, it } from "vitest";
-import { serveHttp } from "../../../runtime/server/http.js";
+import { serveHttp } from "../../../runtime/server/http/index.js";
 import { ErrorCode, success } from "../../../runtime/shared/jsonrpc.js";
 import { FakeDispatcher, httpFixture } from "../../helpers/http-fake-dispatcher.js";
 import { errorOf, headersFor, post, raw, rpc, sseReader } from "../../helpers/http-wire.js";

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveHttp } from "../../../runtime/server/http.js";
+import { serveHttp } from "../../../runtime/server/http/index.js";
 import { success } from "../../../runtime/shared/jsonrpc.js";
 import { serveStdio } from "../../../runtime/server/stdio.js";
 import type { Delivery, MessageHandler, Outcome } from "../../../runtime/server/transport.js";

@@ -17,7 +17,7 @@ import {
   type McpServer,
   type ServerOptions,
 } from "../../../generated/dual/index.js";
-import type { HttpOptions } from "../../../generated/dual/runtime/server/http.js";
+import type { HttpOptions } from "../../../generated/dual/runtime/server/http/index.js";
 import type { Msg } from "../../helpers/server-harness.js";
 
 const LEGACY = "2025-11-25";

@@ -4,7 +4,8 @@
  * principal), and the outcome delivered as one JSON body or as an SSE stream scoped to the request.
  * Revision-independent; copied verbatim into generated output.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpIn, HttpOut, RequestHeaders } from "../../shared/http-wire.js";
+import { utf8Length } from "../../shared/http-wire.js";
 import {
   ErrorCode,
   failure,
@@ -12,18 +13,20 @@ import {
   kindOf,
   nestsDeeperThan,
   tooDeepError,
-} from "../shared/jsonrpc.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "../shared/jsonrpc.js";
-import type { Acceptance } from "../shared/http-headers.js";
-import { principalOf, sendRefusal, type Principal } from "../auth/http-auth.js";
-import { isThenable, LazyAbort, type Delivery, type Outcome } from "./transport.js";
-import type { Budget } from "./admission.js";
-import type { SharedSessions } from "./http-shared.js";
-import type { Config } from "./http-config.js";
-import { ownerOf } from "./http-sessions.js";
+} from "../../shared/jsonrpc.js";
+import type { JsonRpcNotification, JsonRpcRequest } from "../../shared/jsonrpc.js";
+import type { Acceptance } from "../../shared/http-headers.js";
+import { principalOf, sendRefusal, type Principal } from "../../auth/http-auth.js";
+import { isThenable, LazyAbort, unrefTimer, type Delivery, type Outcome } from "../transport.js";
+import type { Budget } from "../admission.js";
+import type { SharedSessions } from "./shared.js";
+import type { Config } from "./config.js";
+import { ownerOf } from "./sessions.js";
+import { CONSUMED_BODY, earlierBody } from "./body.js";
 import {
   busy,
   failed,
+  concatBytes,
   decodeUtf8,
   sendError,
   sendJson,
@@ -31,43 +34,42 @@ import {
   SSE_HEADERS,
   sseEvent,
   writeEvent,
-} from "./http-framing.js";
+} from "./framing.js";
 
 const EXCHANGE: unique symbol = Symbol("mcp exchange");
 type Carrier = { [EXCHANGE]?: Exchange };
 
-function onBodyData(this: IncomingMessage, chunk: Buffer): void {
+function onBodyData(this: HttpIn, chunk: Uint8Array): void {
   (this as Carrier)[EXCHANGE]?.bodyChunk(chunk);
 }
 
-function onBodyEnd(this: IncomingMessage): void {
+function onBodyEnd(this: HttpIn): void {
   (this as Carrier)[EXCHANGE]?.bodyEnd(true);
 }
 
-function onBodyError(this: IncomingMessage): void {
+function onBodyError(this: HttpIn): void {
   (this as Carrier)[EXCHANGE]?.received("aborted");
 }
 
-function onBodyClose(this: IncomingMessage): void {
+function onBodyClose(this: HttpIn): void {
   (this as Carrier)[EXCHANGE]?.bodyEnd(this.complete);
 }
 
-function onResponseClose(this: ServerResponse): void {
+function onResponseClose(this: HttpOut): void {
   (this as Carrier)[EXCHANGE]?.closed();
 }
 
 /**
  * The exchange reads the body, and watches the response's end, through listeners shared by every
- * request, which find their exchange on `req` and `res`.
+ * request, which find their exchange on `req` and `res`. A body a framework already read is taken as
+ * it left it (body.ts).
  */
-export function attachExchange(
-  exchange: Exchange,
-  req: IncomingMessage,
-  res: ServerResponse,
-): void {
+export function attachExchange(exchange: Exchange, req: HttpIn, res: HttpOut): void {
   (req as Carrier)[EXCHANGE] = exchange;
   (res as Carrier)[EXCHANGE] = exchange;
   res.on("close", onResponseClose);
+  const earlier = earlierBody(req);
+  if (earlier !== undefined) return exchange.received(earlier);
   req.on("data", onBodyData);
   req.on("end", onBodyEnd);
   req.on("error", onBodyError);
@@ -82,8 +84,8 @@ export function attachExchange(
  */
 export class Exchange extends LazyAbort implements Delivery {
   /** The body so far: its first chunk, and all of them once there are more. */
-  private first: Buffer | null = null;
-  private chunks: Buffer[] | null = null;
+  private first: Uint8Array | null = null;
+  private chunks: Uint8Array[] | null = null;
   private size = 0;
   private reading = true;
   /** The request being answered; `null` for a notification or response (a one-way message). */
@@ -100,8 +102,8 @@ export class Exchange extends LazyAbort implements Delivery {
 
   constructor(
     private readonly config: Config,
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
+    private readonly req: HttpIn,
+    private readonly res: HttpOut,
     private readonly accepts: Acceptance,
     /** The session the request named; else one made when the dispatcher first asks for it. */
     private sessionRecord: Record<string, unknown> | undefined,
@@ -121,7 +123,7 @@ export class Exchange extends LazyAbort implements Delivery {
     connection.bytes += reserved;
     if (config.bodyTimeoutMs > 0) {
       this.bodyTimer = setTimeout(() => this.bodyTimedOut(), config.bodyTimeoutMs);
-      this.bodyTimer.unref();
+      unrefTimer(this.bodyTimer);
     }
   }
 
@@ -168,7 +170,7 @@ export class Exchange extends LazyAbort implements Delivery {
     return principalOf(this.req);
   }
 
-  bodyChunk(chunk: Buffer): void {
+  bodyChunk(chunk: Uint8Array): void {
     if (!this.reading) return;
     this.size += chunk.length;
     // A body of undeclared length is admitted as it arrives.
@@ -211,8 +213,7 @@ export class Exchange extends LazyAbort implements Delivery {
   bodyEnd(complete: boolean): void {
     if (!this.reading) return;
     if (!complete) return this.received("aborted");
-    const body =
-      this.chunks !== null ? Buffer.concat(this.chunks, this.size) : (this.first ?? EMPTY);
+    const body = this.chunks !== null ? concatBytes(this.chunks, this.size) : (this.first ?? EMPTY);
     this.first = null;
     this.chunks = null;
     this.received(body);
@@ -223,8 +224,8 @@ export class Exchange extends LazyAbort implements Delivery {
     this.bodyTimer = undefined;
   }
 
-  /** The body has been read (or could not be): handle it. Runs once. */
-  received(body: Buffer | "too-large" | "aborted"): void {
+  /** The body has been read (or could not be, or a framework read it): handle it. Runs once. */
+  received(body: Body): void {
     if (!this.reading) return;
     this.reading = false;
     this.stopBodyTimer();
@@ -235,9 +236,13 @@ export class Exchange extends LazyAbort implements Delivery {
     }
   }
 
-  private handleBody(body: Buffer | "too-large" | "aborted"): void {
+  private handleBody(body: Body): void {
     const { config, res } = this;
     if (body === "aborted") return;
+    if (body === "consumed") {
+      config.log(`mcp http: ${CONSUMED_BODY}`);
+      return sendError(res, 500, ErrorCode.InternalError, `Internal error: ${CONSUMED_BODY}`);
+    }
     if (body === "too-large") {
       return sendError(
         res,
@@ -248,14 +253,21 @@ export class Exchange extends LazyAbort implements Delivery {
       );
     }
     let value: unknown;
-    try {
-      const text = decodeUtf8(body);
-      if (nestsDeeperThan(text, config.maxDepth))
-        return sendJson(res, 400, tooDeepError(config.maxDepth));
-      value = JSON.parse(text);
-    } catch {
-      return sendError(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
-    }
+    if (body instanceof Uint8Array || !("value" in body)) {
+      try {
+        const text =
+          body instanceof Uint8Array
+            ? decodeUtf8(body)
+            : "text" in body
+              ? body.text
+              : decodeUtf8(body.bytes);
+        if (nestsDeeperThan(text, config.maxDepth))
+          return sendJson(res, 400, tooDeepError(config.maxDepth));
+        value = JSON.parse(text);
+      } catch {
+        return sendError(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
+      }
+    } else value = body.value;
     const kind = kindOf(value);
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
     if (kind === "request") {
@@ -347,7 +359,7 @@ export class Exchange extends LazyAbort implements Delivery {
   }
 
   /** The request's headers, for the dispatcher's envelope stage. */
-  get headers(): IncomingMessage["headers"] {
+  get headers(): RequestHeaders {
     return this.req.headers;
   }
 
@@ -393,7 +405,7 @@ export class Exchange extends LazyAbort implements Delivery {
     res.flushHeaders();
     if (this.config.keepAliveMs > 0) {
       this.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), this.config.keepAliveMs);
-      this.keepAlive.unref();
+      unrefTimer(this.keepAlive);
     }
   }
 
@@ -446,7 +458,7 @@ export class Exchange extends LazyAbort implements Delivery {
     }
     const headers: Record<string, string | number> = {
       "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(line),
+      "Content-Length": utf8Length(line),
     };
     // A new session, once the dispatcher has kept something in it.
     if (!this.inSession && this.sessionRecord !== undefined && hasKeys(this.sessionRecord))
@@ -475,7 +487,10 @@ class OneWayDelivery implements Delivery {
   }
 }
 
-const EMPTY = Buffer.alloc(0);
+const EMPTY = new Uint8Array(0);
+
+/** A body as the exchange gets it: read by itself, or as a framework left it (body.ts). */
+type Body = Uint8Array | "too-large" | "aborted" | NonNullable<ReturnType<typeof earlierBody>>;
 
 /** `Object.keys(record).length > 0`, without the array. */
 function hasKeys(record: Record<string, unknown>): boolean {

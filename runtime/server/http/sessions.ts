@@ -4,22 +4,11 @@
  * messages (their requests are http-session-requests.ts's; sessions shared with other processes,
  * http-shared.ts's). Revision-independent; copied verbatim into generated output.
  */
-import type * as NodeCrypto from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import { principalOf } from "../auth/http-auth.js";
-import { SESSION_SEND } from "./transport.js";
-import { serialize, SSE_HEADERS, writeEvent } from "./http-framing.js";
-
-/**
- * `node:crypto`, loaded when the first session opens. Through `require`: an ESM `import` of a
- * built-in module evaluates every export (for `node:crypto`, all of Web Crypto), start-up heap for
- * nothing.
- */
-const requireBuiltin = createRequire("/");
-let crypto: typeof NodeCrypto | undefined;
-const nodeCrypto = (): typeof NodeCrypto =>
-  (crypto ??= requireBuiltin("node:crypto") as typeof NodeCrypto);
+import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
+import { randomUUID } from "../../shared/builtins.js";
+import { principalOf } from "../../auth/http-auth.js";
+import { SESSION_SEND, unrefTimer } from "../transport.js";
+import { serialize, SSE_HEADERS, writeEvent } from "./framing.js";
 
 /**
  * Whose a session is: the principal the guard admitted the request that opened it as, and the
@@ -28,7 +17,7 @@ const nodeCrypto = (): typeof NodeCrypto =>
  * 403, which would confirm to a guesser, or to someone who saw the id in a log, that the session
  * exists; 404 also sends a client of its own back to a handshake, as the transport prescribes).
  */
-export function ownerOf(req: IncomingMessage): string | undefined {
+export function ownerOf(req: HttpIn): string | undefined {
   const principal = principalOf(req);
   return principal === undefined
     ? undefined
@@ -38,7 +27,7 @@ export function ownerOf(req: IncomingMessage): string | undefined {
 /** One session: the dispatcher's record, when it was last used, its GET stream and the events kept for resumption. */
 class SessionEntry {
   lastSeen = Date.now();
-  private stream: ServerResponse | null = null;
+  private stream: HttpOut | null = null;
   private keepAlive: ReturnType<typeof setInterval> | undefined = undefined;
   /** The last events sent (or meant) for the GET stream, oldest first: bounded, for `Last-Event-ID`. */
   private readonly events: Array<{ id: number; line: string }> = [];
@@ -66,7 +55,7 @@ class SessionEntry {
     if (this.stream && !this.stream.destroyed) this.write(this.stream, event);
   }
 
-  open(res: ServerResponse, lastEventId: string | undefined, keepAliveMs: number): void {
+  open(res: HttpOut, lastEventId: string | undefined, keepAliveMs: number): void {
     // One stream per session: a new one replaces the old, which is ended.
     this.close();
     res.writeHead(200, SSE_HEADERS);
@@ -77,14 +66,14 @@ class SessionEntry {
     });
     if (keepAliveMs > 0) {
       this.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
-      this.keepAlive.unref();
+      unrefTimer(this.keepAlive);
     }
     const after = lastEventId === undefined ? NaN : Number(lastEventId);
     if (Number.isSafeInteger(after))
       for (const event of this.events) if (event.id > after) this.write(res, event);
   }
 
-  private write(res: ServerResponse, event: { id: number; line: string }): void {
+  private write(res: HttpOut, event: { id: number; line: string }): void {
     res.write(`id: ${event.id}\n`);
     writeEvent(res, event.line);
   }
@@ -141,7 +130,7 @@ export class SessionStore {
 
   add(session: Record<string, unknown>, owner: string | undefined, client: string): string {
     this.sweep();
-    const id = nodeCrypto().randomUUID();
+    const id = randomUUID();
     this.sessions.set(id, new SessionEntry(id, session, this.replay, owner, client));
     let own = this.byClient.get(client);
     if (own === undefined) this.byClient.set(client, (own = new Set()));

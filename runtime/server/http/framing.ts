@@ -3,10 +3,11 @@
  * sends itself before a body is read (for load, or for what its headers say); and how it reads a
  * body's UTF-8. Revision-independent; copied verbatim into generated output.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, failure, SERVER_BUSY } from "../shared/jsonrpc.js";
-import type { JsonRpcResponse } from "../shared/jsonrpc.js";
-import { bodyPending } from "../shared/http-headers.js";
+import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
+import { NodeBuffer, utf8Length } from "../../shared/http-wire.js";
+import { ErrorCode, failure, SERVER_BUSY } from "../../shared/jsonrpc.js";
+import type { JsonRpcResponse } from "../../shared/jsonrpc.js";
+import { bodyPending } from "../../shared/http-headers.js";
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
@@ -19,13 +20,27 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The body as text, as a strict UTF-8 decoder gives it (throwing on invalid UTF-8, dropping a
- * leading byte order mark). Invalid UTF-8 always decodes to some U+FFFD, so only a body showing
- * one goes through the strict decoder.
+ * leading byte order mark). Where there is a `Buffer` (Node's chunks are Buffers), its decoder is
+ * the faster one; invalid UTF-8 always decodes to some U+FFFD, so only a body showing one goes
+ * through the strict decoder.
  */
-export function decodeUtf8(bytes: Buffer): string {
+export function decodeUtf8(bytes: Uint8Array): string {
+  if (NodeBuffer === undefined || !NodeBuffer.isBuffer(bytes)) return utf8.decode(bytes);
   const text = bytes.toString("utf8");
   if (text.includes("\uFFFD")) return utf8.decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The chunks of a body as one array of bytes. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (NodeBuffer !== undefined) return NodeBuffer.concat(chunks, size);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /** One line of JSON, or undefined when the value cannot be serialized. */
@@ -42,7 +57,7 @@ export function serialize(message: unknown): string | undefined {
 export const sseEvent = (line: string): string => `event: message\ndata: ${line}\n\n`;
 
 /** Writes one message as an event on an open stream. */
-export function writeEvent(res: ServerResponse, line: string): void {
+export function writeEvent(res: HttpOut, line: string): void {
   // A long message goes out without being copied into the event around it.
   if (line.length > LONG_EVENT) {
     res.write("event: message\ndata: ");
@@ -55,7 +70,7 @@ export function writeEvent(res: ServerResponse, line: string): void {
 const LONG_EVENT = 64 * 1024;
 
 export function sendJson(
-  res: ServerResponse,
+  res: HttpOut,
   status: number,
   message: JsonRpcResponse,
   headers: Record<string, string> = {},
@@ -64,14 +79,14 @@ export function sendJson(
   res.writeHead(status, {
     ...headers,
     "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(body),
+    "Content-Length": utf8Length(body),
   });
   res.end(body);
 }
 
 /** A transport-level refusal: the status, and a JSON-RPC error response without an id. */
 export function sendError(
-  res: ServerResponse,
+  res: HttpOut,
   status: number,
   code: number,
   message: string,
@@ -83,8 +98,8 @@ export function sendError(
 /** Refuses a request for load: at once, with `Retry-After`, without reading its body. */
 export function busy(
   config: { readonly retryAfter: string },
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpIn,
+  res: HttpOut,
   status: 503 | 429,
   who: string,
 ): void {
@@ -104,7 +119,7 @@ export function busy(
  * gets `Connection: close`, and the connection is closed once the response is out.
  */
 export function refuse(
-  req: IncomingMessage,
+  req: HttpIn,
   ...[res, status, code, message, headers = {}]: Parameters<typeof sendError>
 ): void {
   const close = bodyPending(req);
@@ -112,11 +127,7 @@ export function refuse(
 }
 
 /** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
-export function failed(
-  config: { log(message: string): void },
-  res: ServerResponse,
-  error: unknown,
-): void {
+export function failed(config: { log(message: string): void }, res: HttpOut, error: unknown): void {
   config.log(
     `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );

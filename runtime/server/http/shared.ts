@@ -9,16 +9,11 @@
  * its copy of a session's record for what cannot be shared (requests waiting for the client),
  * bounded. Revision-independent; copied verbatim into generated output.
  */
-import type * as NodeCrypto from "node:crypto";
-import type { ServerResponse } from "node:http";
-import { createRequire } from "node:module";
-import type { JsonRpcNotification } from "../shared/jsonrpc.js";
-import { compareEventIds, isEventId, STORE_KEYS, type Store } from "./store.js";
-import { SESSION_ID, SESSION_SEND, type MessageHandler } from "./transport.js";
-
-let crypto: typeof NodeCrypto | undefined;
-const nodeCrypto = (): typeof NodeCrypto =>
-  (crypto ??= createRequire("/")("node:crypto") as typeof NodeCrypto);
+import type { HttpOut } from "../../shared/http-wire.js";
+import { randomUUID } from "../../shared/builtins.js";
+import type { JsonRpcNotification } from "../../shared/jsonrpc.js";
+import { compareEventIds, isEventId, STORE_KEYS, type Store } from "../store.js";
+import { SESSION_ID, SESSION_SEND, unrefTimer, type MessageHandler } from "../transport.js";
 
 export interface SharedSessionOptions {
   /** Session copies a process keeps (least recently used forgotten first). */
@@ -42,7 +37,7 @@ interface Copy {
 
 /** The GET stream a process holds for a session, and the last event written to it. */
 interface Held {
-  res: ServerResponse;
+  res: HttpOut;
   last: string | undefined;
   /** Live events that came while the log was being replayed; `null` once it has been. */
   waiting: Array<{ id: string; line: string }> | null;
@@ -102,7 +97,7 @@ export class SharedSessions {
     owner: string | undefined,
     client: string,
   ): Promise<string> {
-    const id = nodeCrypto().randomUUID();
+    const id = randomUUID();
     const copy: Copy = { record: Object.assign(record, this.record(id)), saved: "" };
     this.copies.set(id, copy);
     await this.persist(id, copy, owner);
@@ -186,7 +181,7 @@ export class SharedSessions {
   /** Opens session `id`'s GET stream here: what the client missed after `lastEventId`, then what comes. */
   async open(
     id: string,
-    res: ServerResponse,
+    res: HttpOut,
     lastEventId: string | undefined,
     keepAliveMs: number,
   ): Promise<void> {
@@ -203,7 +198,7 @@ export class SharedSessions {
     res.flushHeaders();
     if (keepAliveMs > 0) {
       held.keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
-      held.keepAlive.unref();
+      unrefTimer(held.keepAlive);
     }
     // Only a resuming client gets the log, as a process of its own would replay it.
     const missed = after === undefined ? [] : await this.store.read(STORE_KEYS.events(id), after);

@@ -3,18 +3,23 @@
  * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving.
  * Revision-independent; copied verbatim into generated output.
  */
-import type { Acceptance, HeaderRules } from "../shared/http-headers.js";
-import type { HttpGuard } from "../auth/http-auth.js";
-import type { MessageHandler } from "./transport.js";
-import type { Budget, ClientBudgets } from "./admission.js";
-import type { SharedSessions } from "./http-shared.js";
-import type { SessionStore } from "./http-sessions.js";
+import type { Acceptance, HeaderRules } from "../../shared/http-headers.js";
+import type { HttpGuard } from "../../auth/http-auth.js";
+import type { MessageHandler } from "../transport.js";
+import type { Budget, ClientBudgets } from "../admission.js";
+import type { SharedSessions } from "./shared.js";
+import type { SessionStore } from "./sessions.js";
+import type { Cors } from "./cors.js";
 
 export interface Config {
   handler: MessageHandler;
   path: string;
   /** Whether `path` is its own normal form, so that a request URL equal to it is the endpoint. */
   pathIsCanonical: boolean;
+  /** `path: "*"`: every path is the endpoint (the host routes to it). */
+  anyPath: boolean;
+  /** What browsers on allowed origins are told (cors.ts). */
+  cors: Cors;
   maxBodyBytes: number;
   maxDepth: number;
   /** Requests and body bytes this server holds. */

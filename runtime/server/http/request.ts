@@ -5,29 +5,23 @@
  * (http-exchange.ts), a session's GET or DELETE goes to http-sessions.ts. Revision-independent;
  * copied verbatim into generated output.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode } from "../shared/jsonrpc.js";
-import { ACCEPTS_ANY, isIdentityEncoding, type Acceptance } from "../shared/http-headers.js";
-import { principalOf } from "../auth/http-auth.js";
-import { Budget } from "./admission.js";
-import type { Config } from "./http-config.js";
-import { attachExchange, Exchange } from "./http-exchange.js";
-import { ownerOf } from "./http-sessions.js";
-import { sessionRequest } from "./http-session-requests.js";
-import { busy, failed, refuse } from "./http-framing.js";
+import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
+import { ErrorCode } from "../../shared/jsonrpc.js";
+import { ACCEPTS_ANY, isIdentityEncoding, type Acceptance } from "../../shared/http-headers.js";
+import { principalOf } from "../../auth/http-auth.js";
+import { Budget } from "../admission.js";
+import type { Config } from "./config.js";
+import { attachExchange, Exchange } from "./exchange.js";
+import { ownerOf } from "./sessions.js";
+import { sessionRequest } from "./session-requests.js";
+import { busy, failed, refuse } from "./framing.js";
 
-export function serve(config: Config, req: IncomingMessage, res: ServerResponse): void {
-  // DNS-rebinding protection comes before anything else.
-  const host = req.headers.host;
-  if (host === undefined || !config.hostAllowed.of(host)) {
-    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Host header not allowed");
+export function serve(config: Config, req: HttpIn, res: HttpOut): void {
+  if (!config.anyPath) {
+    const url = req.originalUrl ?? req.url;
+    if (!(config.pathIsCanonical && url === config.path) && pathOf(url) !== config.path)
+      return refuse(req, res, 404, ErrorCode.InvalidRequest, "Not found");
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined && !config.originAllowed.of(origin)) {
-    return refuse(req, res, 403, ErrorCode.InvalidRequest, "Forbidden: Origin header not allowed");
-  }
-  if (!(config.pathIsCanonical && req.url === config.path) && pathOf(req.url) !== config.path)
-    return refuse(req, res, 404, ErrorCode.InvalidRequest, "Not found");
   // A session's own requests: GET opens its stream of server-initiated messages, DELETE ends it.
   if (
     (req.method === "GET" || req.method === "DELETE") &&
@@ -97,8 +91,8 @@ export function serve(config: Config, req: IncomingMessage, res: ServerResponse)
 /** A request past the checks of its headers, in its session if it names one: admitted (or refused for load), its body read. */
 function admit(
   config: Config,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpIn,
+  res: HttpOut,
   accepts: Acceptance,
   session: Record<string, unknown> | undefined,
 ): void {
@@ -138,7 +132,7 @@ function admit(
  * guard admitted it as, else the address it came from (one address may be many users behind a
  * proxy: raise the per-client limits there, or authenticate).
  */
-function clientOf(req: IncomingMessage): string {
+function clientOf(req: HttpIn): string {
   const principal = principalOf(req);
   return principal !== undefined
     ? `principal ${principal.id}`
@@ -146,7 +140,7 @@ function clientOf(req: IncomingMessage): string {
 }
 
 /** The budget of the connection `req` came on, made with its first request. */
-function connectionBudget(config: Config, req: IncomingMessage): Budget {
+function connectionBudget(config: Config, req: HttpIn): Budget {
   const socket = req.socket as typeof req.socket & { [BUDGET]?: Budget };
   return (socket[BUDGET] ??= new Budget(
     config.maxRequestsPerConnection,

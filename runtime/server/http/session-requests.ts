@@ -3,18 +3,18 @@
  * (resumed with `Last-Event-ID`), `DELETE` its end, against this process's sessions or those shared
  * through the store. Revision-independent; copied verbatim into generated output.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode } from "../shared/jsonrpc.js";
-import type { SharedSessions } from "./http-shared.js";
-import type { Config } from "./http-config.js";
-import { failed, refuse } from "./http-framing.js";
-import { ownerOf } from "./http-sessions.js";
+import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
+import { ErrorCode } from "../../shared/jsonrpc.js";
+import type { SharedSessions } from "./shared.js";
+import type { Config } from "./config.js";
+import { failed, refuse } from "./framing.js";
+import { ownerOf } from "./sessions.js";
 
 /**
  * `GET` with `Mcp-Session-Id`: the session's stream of server-initiated messages (replaying what the
  * client missed after `Last-Event-ID`); `DELETE`: the end of the session. An unknown id is 404.
  */
-export function sessionRequest(config: Config, req: IncomingMessage, res: ServerResponse): void {
+export function sessionRequest(config: Config, req: HttpIn, res: HttpOut): void {
   const id = req.headers["mcp-session-id"];
   if (config.shared) return sharedSessionRequest(config, config.shared, req, res);
   const entry = typeof id === "string" ? config.sessions.entry(id, ownerOf(req)) : undefined;
@@ -33,7 +33,7 @@ export function sessionRequest(config: Config, req: IncomingMessage, res: Server
 }
 
 /** Refuses (406) a session's GET stream whose `Accept` rules out SSE; true when it did. */
-function refusedStream(config: Config, req: IncomingMessage, res: ServerResponse): boolean {
+function refusedStream(config: Config, req: HttpIn, res: HttpOut): boolean {
   const accept = req.headers.accept;
   if (accept === undefined || config.acceptance.of(accept).sse) return false;
   refuse(
@@ -50,8 +50,8 @@ function refusedStream(config: Config, req: IncomingMessage, res: ServerResponse
 function sharedSessionRequest(
   config: Config,
   shared: SharedSessions,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpIn,
+  res: HttpOut,
 ): void {
   const id = req.headers["mcp-session-id"];
   if (typeof id !== "string")
