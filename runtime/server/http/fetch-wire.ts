@@ -216,7 +216,7 @@ export class FetchOut implements HttpOut {
     if (this.closed) return;
     this.closed = true;
     queueMicrotask(() => {
-      for (const listener of this.closeListeners) listener();
+      for (const listener of this.closeListeners) listener.call(this);
     });
   }
 }
