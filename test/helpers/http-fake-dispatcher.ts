@@ -5,7 +5,7 @@
  * `httpFixture()`, one transport on port 0 serving it, shared by the tests of a file.
  */
 import { afterAll, beforeAll } from "vitest";
-import { serveHttp } from "../../runtime/server/http/index.js";
+import { serveOn } from "./http-paths.js";
 import type { HttpServerHandle, ServeHttpOptions } from "../../runtime/server/http/index.js";
 import { ErrorCode, failure, isRecord, success } from "../../runtime/shared/jsonrpc.js";
 import type { JsonRpcId } from "../../runtime/shared/jsonrpc.js";
@@ -207,7 +207,7 @@ export function httpFixture(): HttpFixture {
       return started(server).url;
     },
     async start(options = {}, handler = new FakeDispatcher({ ...RULES, ...options.headerRules })) {
-      const handle = await serveHttp(handler, { port: 0, headerRules: RULES, ...options });
+      const handle = await serveOn(handler, { port: 0, headerRules: RULES, ...options });
       servers.push(handle);
       return handle;
     },

@@ -17,6 +17,7 @@ import {
   MODERN,
   seen,
 } from "../../helpers/dual-era-server.js";
+import { listenOn } from "../../helpers/http-paths.js";
 
 afterEach(closeAll);
 
@@ -26,7 +27,7 @@ describe("over Streamable HTTP", () => {
     legacy: Record<string, number> = {},
   ) {
     const server = makeServer(legacy);
-    const handle = await server.listen({ port: 0, ...options });
+    const handle = await listenOn(server, { port: 0, ...options });
     closers.push(() => handle.close(0));
     const post = (body: Msg, headers: Record<string, string> = {}) =>
       fetch(handle.url, {
@@ -171,7 +172,7 @@ describe("over Streamable HTTP", () => {
 
   it("a tool added through the definitions layer reaches a legacy session's GET stream as tools/list_changed", async () => {
     const { server, addTool } = definedServer();
-    const handle = await server.listen({ port: 0 });
+    const handle = await listenOn(server, { port: 0 });
     closers.push(() => handle.close(0));
     const opened = await fetch(handle.url, {
       method: "POST",

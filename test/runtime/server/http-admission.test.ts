@@ -6,11 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { connect as netConnect, type Socket } from "node:net";
 import { request as httpRequest } from "node:http";
-import {
-  serveHttp,
-  type HttpServerHandle,
-  type ServeHttpOptions,
-} from "../../../runtime/server/http/index.js";
+import type { HttpServerHandle, ServeHttpOptions } from "../../../runtime/server/http/index.js";
+import { httpPath, serveOn } from "../../helpers/http-paths.js";
 import { success } from "../../../runtime/shared/jsonrpc.js";
 import type { JsonRpcRequest } from "../../../runtime/shared/jsonrpc.js";
 import type { MessageHandler, Outcome } from "../../../runtime/server/transport.js";
@@ -47,7 +44,7 @@ async function serve(
   handler: MessageHandler,
   options: Omit<ServeHttpOptions, "port"> = {},
 ): Promise<HttpServerHandle> {
-  handle = await serveHttp(handler, { port: 0, headerRules: RULES, ...options });
+  handle = await serveOn(handler, { port: 0, headerRules: RULES, ...options });
   return handle;
 }
 
@@ -128,7 +125,9 @@ describe("HTTP admission control", () => {
     await until(() => handler.seen === 1, "the held request");
     const refused = await post(url, message(2, "ping", 600));
     expect(refused.status).toBe(503);
-    expect(refused.headers["connection"]).toBe("close");
+    // Closing the connection is `node:http`'s to do: a fetch handler has no connection (its host
+    // decides what becomes of the unread body).
+    if (httpPath() === "node") expect(refused.headers["connection"]).toBe("close");
     // A small one still fits.
     expect((await post(url, message(3))).status).toBe(200);
     handler.release();
@@ -182,7 +181,8 @@ describe("HTTP admission control", () => {
   });
 });
 
-describe("rejected requests do not read their bodies", () => {
+// What becomes of a refused request's connection is `node:http`'s: a fetch handler has none.
+describe.runIf(httpPath() === "node")("rejected requests do not read their bodies", () => {
   /**
    * Sends headers announcing a 256 MiB body, then writes it in 1 MiB chunks for as long as the
    * server reads; resolves with the status line and how many MiB were written before the server

@@ -3,7 +3,7 @@
  * Streamable HTTP transport: paths, methods, Accept, Content-Type and encoding, the body limit.
  */
 import { describe, expect, it } from "vitest";
-import { serveHttp } from "../../../runtime/server/http/index.js";
+import { serveOn } from "../../helpers/http-paths.js";
 import { ErrorCode, success } from "../../../runtime/shared/jsonrpc.js";
 import { FakeDispatcher, httpFixture } from "../../helpers/http-fake-dispatcher.js";
 import { errorOf, headersFor, post, raw, rpc, sseReader } from "../../helpers/http-wire.js";
@@ -30,7 +30,7 @@ describe("Streamable HTTP transport", () => {
 
     it("close() drops a stream still open after the grace period, aborting it", async () => {
       const fake = new FakeDispatcher();
-      const handle = await serveHttp(fake, { port: 0 });
+      const handle = await serveOn(fake, { port: 0 });
       const response = await post(handle.url, rpc("subscriptions/listen"));
       const reader = sseReader(response);
       expect((await reader.next())?.["method"]).toBe("notifications/subscriptions/acknowledged");
@@ -45,7 +45,7 @@ describe("Streamable HTTP transport", () => {
 
     it("close() lets streams the dispatcher is ending deliver their final response", async () => {
       const fake = new FakeDispatcher();
-      const handle = await serveHttp(fake, { port: 0 });
+      const handle = await serveOn(fake, { port: 0 });
       const readers = await Promise.all(
         [1, 2].map(async (id) =>
           sseReader(await post(handle.url, rpc("subscriptions/listen", {}, id))),

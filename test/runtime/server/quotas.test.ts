@@ -19,6 +19,7 @@ import {
 } from "../../../generated/dual/index.js";
 import type { HttpOptions } from "../../../generated/dual/runtime/server/http/index.js";
 import type { Msg } from "../../helpers/server-harness.js";
+import { httpPath, listenOn } from "../../helpers/http-paths.js";
 
 const LEGACY = "2025-11-25";
 const MODERN_META = {
@@ -61,7 +62,7 @@ function dualServer(options: Partial<ServerOptions> = {}): McpServer {
 }
 
 async function listen(options: Partial<HttpOptions> = {}, server = dualServer()) {
-  const handle = await server.listen({ port: 0, ...options });
+  const handle = await listenOn(server, { port: 0, ...options });
   closers.push(() => handle.close(0));
   return { server, url: new URL(handle.url) };
 }
@@ -353,9 +354,12 @@ describe("bodyTimeoutMs", () => {
     const slow = hold(url, ATTACKER, postHead(url, { "Content-Length": 100 }), '{"jsonrpc"');
     const answer = await slow.first;
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(answer.toLowerCase()).toContain("connection: close");
     expect(answer).toContain("Request timeout: the body did not arrive within 200 ms");
-    await until(() => slow.socket.destroyed || slow.socket.readyState === "closed");
+    // Closing the connection is `node:http`'s to do: a fetch handler has no connection.
+    if (httpPath() === "node") {
+      expect(answer.toLowerCase()).toContain("connection: close");
+      await until(() => slow.socket.destroyed || slow.socket.readyState === "closed");
+    }
     // A body that comes in time is served.
     expect((await post(url, ATTACKER, initialize(1))).status).toBe(200);
   });

@@ -1,0 +1,94 @@
+/*
+ * The two paths into the Streamable HTTP transport: `node:http` (serveHttp, `server.listen`) and the
+ * web-standard `fetch` handler (createFetchHandler, `server.fetchHandler`), served here on
+ * `node:http` by @hono/node-server, which turns each request into a `Request` and writes the
+ * `Response` back, as Hono's users run it. The HTTP test files start their servers through
+ * `serveOn` and `listenOn`; a `*.fetch.test.ts` file calls `useFetchPath()` and imports one of them,
+ * so that every test of that file runs again with the fetch path behind the same sockets.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import { nodeHttp } from "../../runtime/shared/builtins.js";
+import {
+  createFetchHandler,
+  serveHttp,
+  type FetchHandler,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+} from "../../runtime/server/http/index.js";
+import type { MessageHandler } from "../../runtime/server/transport.js";
+
+let path: "node" | "fetch" = "node";
+
+/** From now on, this test file's servers are served through the fetch handler. */
+export function useFetchPath(): void {
+  path = "fetch";
+}
+
+/** Which path this file's servers take. */
+export const httpPath = (): "node" | "fetch" => path;
+
+/** `serveHttp`, or the same endpoint served through `createFetchHandler`. */
+export function serveOn(
+  handler: MessageHandler,
+  options: ServeHttpOptions,
+): Promise<HttpServerHandle> {
+  if (path === "node") return serveHttp(handler, options);
+  const { port, host, ...rest } = options;
+  return serveFetch(createFetchHandler(handler, rest), { port, host, path: rest.path });
+}
+
+/** A generated server's `listen`, or its `fetchHandler` served on the same terms. */
+export function listenOn<O extends { port: number; host?: string; path?: string }>(
+  server: {
+    listen(options: O): Promise<HttpServerHandle>;
+    fetchHandler(options: Omit<O, "port" | "host">): FetchHandler;
+  },
+  options: O,
+): Promise<HttpServerHandle> {
+  if (path === "node") return server.listen(options);
+  const { port, host, ...rest } = options;
+  return serveFetch(server.fetchHandler(rest), { port, host, path: rest.path });
+}
+
+/** Serves a fetch handler on loopback, closing as `serveHttp` closes (a grace period, then every connection). */
+async function serveFetch(
+  fetch: FetchHandler,
+  where: { port: number; host?: string | undefined; path?: string | undefined },
+): Promise<HttpServerHandle> {
+  const listener = getRequestListener(fetch);
+  let open = 0;
+  let drained: (() => void) | undefined;
+  const server: Server = nodeHttp().createServer((req: IncomingMessage, res: ServerResponse) => {
+    open++;
+    res.on("close", () => {
+      if (--open === 0) drained?.();
+    });
+    void listener(req, res);
+  });
+  const host = where.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(where.port, host, resolve));
+  const port = (server.address() as { port: number }).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${where.path ?? "/mcp"}`,
+    port,
+    close(graceMs = 1000) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (open > 0)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, graceMs);
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

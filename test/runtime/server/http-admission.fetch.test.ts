@@ -1,0 +1,7 @@
+/*
+ * http-admission.test.ts again, its servers served through the web-standard fetch handler (test/helpers/http-paths.ts).
+ */
+import { useFetchPath } from "../../helpers/http-paths.js";
+
+useFetchPath();
+await import("./http-admission.test.js");
