@@ -99,7 +99,7 @@ const webMac: Mac<Promise<Uint8Array>> = async (key, parts) => {
     if (webKeys.size >= MAX_WEB_KEYS) webKeys.delete(webKeys.keys().next().value!);
     imported = globalThis.crypto.subtle.importKey(
       "raw",
-      new Uint8Array(key),
+      copyOf(key),
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign"],
@@ -319,7 +319,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+function concat(parts: readonly Uint8Array[]) {
   let size = 0;
   for (const part of parts) size += part.length;
   const bytes = new Uint8Array(size);
@@ -329,6 +329,13 @@ function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
     at += part.length;
   }
   return bytes;
+}
+
+/** A copy in a buffer of its own: what Web Crypto takes (never a view of a shared buffer). */
+function copyOf(bytes: Uint8Array) {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

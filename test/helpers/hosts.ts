@@ -111,9 +111,13 @@ const workerdHost: Host = {
   name: "workerd",
   async start() {
     if (!existsSync(NODE22))
-      execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")], {
-        stdio: "ignore",
-      });
+      execFileSync(
+        "npm",
+        ["ci", "--no-audit", "--no-fund", "--prefix", join(ROOT, "tools", "node22")],
+        {
+          stdio: "ignore",
+        },
+      );
     return child(
       [NODE22, join(ROOT, "test", "hosts", "miniflare.mjs"), await bundle("worker")],
       /^URL (\S+)$/,
@@ -157,7 +161,10 @@ function child([command, ...args]: string[], announce: RegExp): Promise<Hosted> 
   const process_ = spawn(command!, args, { stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   return new Promise<Hosted>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${command} did not start in 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => fail(new Error(`${command} did not start in 60 s:\n${output}`)),
+      60_000,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       process_.kill("SIGKILL");

@@ -71,7 +71,7 @@ async function serveFetch(
   const port = (server.address() as { port: number }).port;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${where.path ?? "/mcp"}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${where.path === "*" ? "/" : (where.path ?? "/mcp")}`,
     port,
     close(graceMs = 1000) {
       closing ??= (async () => {

@@ -31,6 +31,8 @@ export class FetchIn implements HttpIn {
     const headers: Record<string, string> = {};
     // `Headers` iterates lower-case names, repeated ones joined with ", " (as node:http joins most).
     request.headers.forEach((value, name) => (headers[name] = value));
+    // Hosts build the URL from the Host header; a Request made in code may carry only the URL.
+    headers["host"] ??= url.host;
     this.headers = headers;
     // A connection of its own: fetch hosts do not say which requests share one.
     this.socket = { remoteAddress };
@@ -207,6 +209,11 @@ export class FetchOut implements HttpOut {
   private gone(): void {
     if (this.writableEnded || this.destroyed) return;
     this.destroyed = true;
+    // Nobody reads it, but the host's promise must settle, or it holds the request forever.
+    if (!this.headersSent) {
+      this.headersSent = true;
+      this.resolve(new Response(null, { status: 500 }));
+    }
     this.req.stop();
     this.emitClose();
   }
