@@ -37,3 +37,6 @@ await benchClientLegacy(dualDir);
 
 const { benchTools } = await import("./tools.mjs");
 await benchTools(revision, jsDir);
+
+const { benchHosting } = await import("./hosting.mjs");
+await benchHosting(jsDir);

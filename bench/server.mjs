@@ -41,12 +41,12 @@ const META = JSON.stringify({
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "mcp-gen-bench", version: "1.0.0" },
 });
-const callBody = (id) =>
+export const callBody = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(TEXT)}},"_meta":${META}}}`;
 const discoverBody = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"server/discover","params":{"_meta":${META}}}`;
 const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
-const HTTP_HEADERS = {
+export const HTTP_HEADERS = {
   "Content-Type": "application/json",
   Accept: "application/json, text/event-stream",
   "MCP-Protocol-Version": REVISION,

@@ -1,6 +1,6 @@
 /**
- * What every part of the Streamable HTTP transport reads: its configuration, made once by
- * `createHttpHandler` from `HttpOptions`, and how it answers what escaped while serving.
+ * What every part of the Streamable HTTP transport reads: its configuration, made once per
+ * handler from `HttpOptions` (options.ts).
  * Revision-independent; copied verbatim into generated output.
  */
 import type { Acceptance, HeaderRules } from "../../shared/http-headers.js";

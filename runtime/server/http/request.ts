@@ -1,8 +1,8 @@
 /**
- * Admission of a request to the Streamable HTTP transport, before its body is read: the checks of
- * its headers (DNS-rebinding protection, path, method, media types), its session, and its share of
+ * Admission of a request to the Streamable HTTP transport, before its body is read (once it has
+ * passed front.ts): the checks of its path, method and media types, its session, and its share of
  * the server's, its client's and its connection's budgets; an admitted POST becomes an exchange
- * (http-exchange.ts), a session's GET or DELETE goes to http-sessions.ts. Revision-independent;
+ * (exchange.ts), a session's GET or DELETE goes to session-requests.ts. Revision-independent;
  * copied verbatim into generated output.
  */
 import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
@@ -69,7 +69,7 @@ export function serve(config: Config, req: HttpIn, res: HttpOut): void {
   const sessionId = req.headers["mcp-session-id"];
   let session: Record<string, unknown> | undefined;
   if (sessionId !== undefined) {
-    // Sessions shared between processes are read from the store first (see http-shared.ts).
+    // Sessions shared between processes are read from the store first (see shared.ts).
     if (config.shared && typeof sessionId === "string") {
       config.shared
         .resolve(sessionId, ownerOf(req))

@@ -1,8 +1,8 @@
 /**
  * The sessions of the Streamable HTTP transport (stateful and dual-era servers): whose a session
  * is, and the bounded store of this process's sessions, each with its stream of server-initiated
- * messages (their requests are http-session-requests.ts's; sessions shared with other processes,
- * http-shared.ts's). Revision-independent; copied verbatim into generated output.
+ * messages (their requests are session-requests.ts's; sessions shared with other processes,
+ * shared.ts's). Revision-independent; copied verbatim into generated output.
  */
 import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
 import { randomUUID } from "../../shared/builtins.js";
