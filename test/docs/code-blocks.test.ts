@@ -23,7 +23,19 @@ import { ROOT, SPEC_DIR } from "../helpers/spec.js";
 import { NODE_TYPES, STRICT_OPTIONS, tsc } from "../helpers/tsc.js";
 
 const PROJECT = join(ROOT, "generated", "docs-check");
-const REVISION = "2026-07-28";
+/**
+ * The output the blocks import as `./src/mcp/`: the quick start's revision and default `--legacy`,
+ * with every add-on a page uses. A page that needs another flag adds it here.
+ */
+const OUTPUT_FLAGS = [
+  "--revision",
+  "2026-07-28",
+  "--json-schema",
+  "ajv",
+  "--auth",
+  "--store",
+  "redis",
+];
 
 /**
  * A strict consumer's settings (the generated code's promise), less the unused-name checks: a
@@ -87,22 +99,7 @@ beforeAll(async () => {
 
   const env = { ...process.env, MCP_GEN_CACHE_DIR: join(PROJECT, ".cache") };
   const io = { cwd: PROJECT, env };
-  const generated = await runCli(
-    [
-      "--revision",
-      REVISION,
-      "--out",
-      "src/mcp",
-      "--spec-dir",
-      SPEC_DIR,
-      "--json-schema",
-      "ajv",
-      "--auth",
-      "--store",
-      "redis",
-    ],
-    io,
-  );
+  const generated = await runCli([...OUTPUT_FLAGS, "--out", "src/mcp", "--spec-dir", SPEC_DIR], io);
   if (generated.code !== 0) throw new Error(generated.stderr);
   const tools = await runCli(["tools", "src/tools.ts", "--out", "src/mcp-tools"], io);
   if (tools.code !== 0) throw new Error(tools.stderr);

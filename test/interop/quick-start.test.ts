@@ -66,17 +66,19 @@ function firstLine(child: ChildProcess, what: string): Promise<string> {
 }
 
 let work: string;
+let version: string;
 const background: ChildProcess[] = [];
 /** What each foreground command printed on stdout, by command. */
 const printed = new Map<string, string>();
 let project: string;
+/** Every command of the quick start, in order. */
+let commands: string[];
 let listening: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "mcp-gen-quick-start-"));
-  const version = (
-    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
-  ).version;
+  version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string })
+    .version;
   mkdirSync(join(work, "mcp-gen"));
   const [packed] = JSON.parse(
     execFileSync(
@@ -101,7 +103,9 @@ beforeAll(async () => {
     npm_config_update_notifier: "false",
   };
   let cwd = work;
-  for (const step of quickStartSteps(readFileSync(join(ROOT, "README.md"), "utf8"))) {
+  const steps = quickStartSteps(readFileSync(join(ROOT, "README.md"), "utf8"));
+  commands = steps.flatMap((step) => ("command" in step ? step.command.split(" && ") : []));
+  for (const step of steps) {
     if ("file" in step) {
       mkdirSync(dirname(join(cwd, step.file)), { recursive: true });
       writeFileSync(join(cwd, step.file), step.text);
@@ -149,6 +153,14 @@ afterAll(() => {
 });
 
 describe("the README's quick start, from the packed tarball in a fresh npm init -y project", () => {
+  it("starts from npm init -y, installs the tarball beside it, and generates with the config", () => {
+    expect(commands.indexOf("npm init -y")).toBeGreaterThanOrEqual(0);
+    const install = commands.find((command) => command.startsWith("npm install"));
+    expect(install).toContain(`../mcp-gen/mcp-gen-${version}.tgz`);
+    expect(commands.indexOf("npm init -y")).toBeLessThan(commands.indexOf(install!));
+    expect(commands).toContain("npx mcp-gen");
+  });
+
   it("makes an ES module project with mcp-gen, TypeScript and Node's types installed", () => {
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
       type?: string;
