@@ -1,5 +1,5 @@
 /**
- * One client for servers of either era, as the README shows it: the 2026-07-28 client generated with
+ * One client for servers of either era, as docs/older-clients.md shows it: the 2026-07-28 client generated with
  * the default legacy revisions (`npm run generate:dual`), given each server named on the command line and
  * told nothing about which protocol it speaks. For each it prints the era and version it settled
  * on and the server's tools, read through the same typed API.
