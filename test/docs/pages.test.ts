@@ -12,11 +12,10 @@ import { ROOT } from "../helpers/spec.js";
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
 /**
- * Pages the README's map links to that other work adds (hosting, the generator's and the
+ * Pages the README's map links to that other work adds (the generator's and the
  * runtime's limits, telemetry): a link to one of them may lead nowhere until it lands.
  */
 const PAGES_TO_COME = new Set([
-  "docs/hosting.md",
   "docs/limits-generator.md",
   "docs/limits-runtime.md",
   "docs/telemetry.md",
