@@ -35,6 +35,24 @@ export function earlierBody(
   return { value: given };
 }
 
+/**
+ * Whether a value a framework parsed nests arrays and objects more than `maxDepth` levels deep: the
+ * bound a body the transport parses itself is held to (the dispatcher's checks recurse), by a walk
+ * of its own that keeps a stack rather than recursing.
+ */
+export function valueNestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: item, depth } = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth + 1 > maxDepth) return true;
+    for (const member of Array.isArray(item) ? item : Object.values(item))
+      if (typeof member === "object" && member !== null)
+        stack.push({ value: member, depth: depth + 1 });
+  }
+  return false;
+}
+
 function isEmptyObject(value: unknown): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   for (const key in value) if (Object.hasOwn(value, key)) return false;

@@ -22,7 +22,7 @@ import type { Budget } from "../admission.js";
 import type { SharedSessions } from "./shared.js";
 import type { Config } from "./config.js";
 import { ownerOf } from "./sessions.js";
-import { CONSUMED_BODY, earlierBody } from "./body.js";
+import { CONSUMED_BODY, earlierBody, valueNestsDeeperThan } from "./body.js";
 import {
   busy,
   failed,
@@ -267,7 +267,9 @@ export class Exchange extends LazyAbort implements Delivery {
       } catch {
         return sendError(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
       }
-    } else value = body.value;
+    } else if (valueNestsDeeperThan(body.value, config.maxDepth))
+      return sendJson(res, 400, tooDeepError(config.maxDepth));
+    else value = body.value;
     const kind = kindOf(value);
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
     if (kind === "request") {

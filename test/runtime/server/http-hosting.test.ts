@@ -175,6 +175,19 @@ describe.runIf(httpPath() === "node")("bodies a framework read first (node:http)
     }
   });
 
+  it("holds a parsed body to maxDepth, as a body it parses itself", async () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 1200; i++) deep = { deep };
+    const host = await nodeHost((req, done) => void readAll(req).then(() => done(deep)));
+    const response = await post(host.url, rpc("tools/call", { name: "echo" }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /nested more than 1000 levels/,
+    );
+    expect(host.fake.received).toEqual([]);
+    await host.close();
+  });
+
   it("answers a body read and not left anywhere with 500 naming the cause, and logs it", async () => {
     const host = await nodeHost((req, done) => void readAll(req).then(() => done()));
     const response = await post(host.url, rpc("tools/call", { name: "echo" }));
