@@ -24,6 +24,7 @@ import { LegacySession, SESSION_KEY, sessionOf, type LegacySnapshot } from "./le
 import { LegacyHandshakes } from "./legacy-handshake.js";
 import { LegacyDelivery, legacyMessage, modernMeta } from "./legacy-messages.js";
 import type { LegacyHost } from "./legacy-host.js";
+import { DEFAULT_MAX_HANDSHAKE_BYTES } from "./session-budget.js";
 
 export { LegacySession } from "./legacy-session.js";
 
@@ -40,6 +41,11 @@ export interface LegacyOptions {
   maxSubscriptionBytes?: number;
   /** Bytes of subscribed URIs all sessions of the server hold together. Default 64 MiB. */
   maxSubscriptionBytesTotal?: number;
+  /**
+   * Bytes (JSON) of the capabilities and client identity one handshake declares, together: a
+   * session keeps them for its life, so past it the handshake is refused (-32602). Default 64 KiB.
+   */
+  maxHandshakeBytes?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -69,10 +75,15 @@ export class LegacySessions {
     private readonly host: LegacyHost,
     options: LegacyOptions = {},
   ) {
-    this.handshakes = new LegacyHandshakes(protocols, host, (session) => {
-      session.record[SESSION_KEY] = session;
-      this.remember(session);
-    });
+    this.handshakes = new LegacyHandshakes(
+      protocols,
+      host,
+      (session) => {
+        session.record[SESSION_KEY] = session;
+        this.remember(session);
+      },
+      options.maxHandshakeBytes ?? DEFAULT_MAX_HANDSHAKE_BYTES,
+    );
     this.maxSessions = options.maxSessions ?? 10_000;
     this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
     this.maxInputRounds = options.maxInputRounds ?? 8;
