@@ -18,7 +18,7 @@ import type {
 } from "../shared/jsonrpc.js";
 import { cancellationOf, isThenable, type Delivery, type Outcome } from "./transport.js";
 import type { LegacyEra } from "../shared/protocol.js";
-import type { Store } from "./store.js";
+import { isStoreUnavailable, STORE_AWAY_MESSAGE, type Store } from "./store.js";
 import { SharedLegacy, sharedId } from "./legacy-shared.js";
 import { LegacySession, SESSION_KEY, sessionOf, type LegacySnapshot } from "./legacy-session.js";
 import { LegacyHandshakes } from "./legacy-handshake.js";
@@ -235,7 +235,13 @@ export class LegacySessions {
       }
       // Shared: in the index before the answer, so that an update published next reaches it.
       if (this.shared && sharedId(session))
-        return this.shared.subscribed(session, uri, on).then(() => ok(request.id));
+        return this.shared.subscribed(session, uri, on).then(
+          () => ok(request.id),
+          (error: unknown) => {
+            if (!isStoreUnavailable(error)) throw error;
+            return host.error(request.id, SERVER_BUSY, STORE_AWAY_MESSAGE);
+          },
+        );
       return ok(request.id);
     }
     const method = protocol.methods[request.method];

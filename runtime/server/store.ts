@@ -9,6 +9,26 @@
  * output.
  */
 
+/**
+ * A store call failed because the store cannot be reached (down, stalled past its command
+ * timeout, reconnecting): the server answers "busy, retry later" (HTTP 503, JSON-RPC -32000) and
+ * keeps serving; the store says once that it is away, not on every call.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+}
+
+/**
+ * Whether `error` is a `StoreUnavailableError`, by its name: the store and the transport may come
+ * from two copies of the runtime (a store made by one generated output, a server by another).
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === "StoreUnavailableError";
+}
+
+/** What a server answers a request a store call failed for: it is not the client's fault, and passes. */
+export const STORE_AWAY_MESSAGE = "Server busy: the session store is unavailable; retry later";
+
 /** One event of a log: its id (increasing, `ms-seq`) and the serialized message. */
 export interface StoredEvent {
   id: string;
