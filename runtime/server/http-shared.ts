@@ -105,9 +105,16 @@ export class SharedSessions {
     const id = nodeCrypto().randomUUID();
     const copy: Copy = { record: Object.assign(record, this.record(id)), saved: "" };
     this.copies.set(id, copy);
-    await this.persist(id, copy, owner);
-    await this.handler.sessionOpened?.(record);
-    await this.admitClient(client, id);
+    try {
+      await this.persist(id, copy, owner);
+      await this.handler.sessionOpened?.(record);
+      await this.admitClient(client, id);
+    } catch (error) {
+      // Not opened (the store is away): nothing of it stays in this process either.
+      this.forget(id);
+      this.handler.endSession?.(record);
+      throw error;
+    }
     return id;
   }
 
@@ -222,9 +229,16 @@ export class SharedSessions {
   private listen(): Promise<void> {
     return (this.listening ??= this.store
       .subscribe(STORE_KEYS.eventsChannel, (text) => this.announced(text))
-      .then((stop) => {
-        this.unlisten = stop;
-      }));
+      .then(
+        (stop) => {
+          this.unlisten = stop;
+        },
+        (error: unknown) => {
+          // Tried again by the next stream (the store may be back by then).
+          this.listening = null;
+          throw error;
+        },
+      ));
   }
 
   /** An event some process appended: written here when this process holds the session's stream. */
