@@ -213,8 +213,11 @@ export class Dispatcher implements MessageHandler {
     return this.legacy?.opened(session) ?? Promise.resolve();
   }
 
-  shareSessions(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void {
-    if (this.store) this.legacy?.share(this.store, send);
+  shareSessions(
+    send: (sessionId: string, message: JsonRpcNotification) => Promise<void>,
+    sessionTtlMs: number,
+  ): void {
+    if (this.store) this.legacy?.share(this.store, send, sessionTtlMs);
   }
 
   /** A cancellation's request and reason, by the param names of the era the session speaks. */

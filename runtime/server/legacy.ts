@@ -94,18 +94,29 @@ export class LegacySessions {
 
   /**
    * Shares sessions with other processes through `store` (a transport that keeps its sessions
-   * there calls this): `send` reaches a session by id, whichever process holds its stream.
+   * there calls this): `send` reaches a session by id, whichever process holds its stream;
+   * `sessionTtlMs` is how long the store keeps a session from its last request.
    */
-  share(store: Store, send: (id: string, message: JsonRpcNotification) => Promise<void>): void {
+  share(
+    store: Store,
+    send: (id: string, message: JsonRpcNotification) => Promise<void>,
+    sessionTtlMs: number,
+  ): void {
     this.shared?.close();
-    this.shared = new SharedLegacy<LegacySession>(store, send, {
-      find: (id) => {
-        for (const session of this.sessions.keys()) if (sharedId(session) === id) return session;
-        return undefined;
+    this.shared = new SharedLegacy<LegacySession>(
+      store,
+      send,
+      {
+        find: (id) => {
+          for (const session of this.sessions.keys()) if (sharedId(session) === id) return session;
+          return undefined;
+        },
+        received: (session, message) => this.received(session, message),
+        log: (message) => this.host.log(message),
       },
-      received: (session, message) => this.received(session, message),
-      log: (message) => this.host.log(message),
-    });
+      this.protocols.map((p) => p.protocolVersion),
+      sessionTtlMs,
+    );
   }
 
   /** A session record's legacy part, as JSON (`restore` takes it back, in this process or another). */
@@ -119,7 +130,10 @@ export class LegacySessions {
     if (session && this.shared && sharedId(session)) await this.shared.joined(session);
   }
 
-  /** Puts a snapshot into a record: a session this process already has is brought up to date, in place. */
+  /**
+   * Puts a snapshot into a record: a session this process already has is brought up to date, in
+   * place. A shared session is restored on each of its requests: its indexes are renewed with it.
+   */
   restore(record: Record<string, unknown>, snapshot: LegacySnapshot): void {
     const known = LegacySessions.of(record);
     if (known) {
@@ -128,6 +142,7 @@ export class LegacySessions {
       known.refresh(snapshot);
       this.subscriptionBytes += known.subscriptionBytes - before;
       this.touch(known);
+      this.renew(known);
       return;
     }
     const protocol = this.protocols.find((p) => p.protocolVersion === snapshot.version);
@@ -142,6 +157,14 @@ export class LegacySessions {
     this.subscriptionBytes += session.subscriptionBytes;
     record[SESSION_KEY] = session;
     this.remember(session);
+    this.renew(session);
+  }
+
+  /** Keeps a shared session's indexes as long as the session (in the background: a failure is the store's to say). */
+  private renew(session: LegacySession): void {
+    this.shared?.renew(session).catch((error: unknown) => {
+      if (!isStoreUnavailable(error)) this.host.log(`mcp-gen server: the store: ${String(error)}`);
+    });
   }
 
   /** How many sessions are open. */

@@ -134,8 +134,12 @@ export class RedisStore implements Store {
     return left > 0 ? left : undefined;
   }
 
-  async addMember(key: string, member: string): Promise<void> {
-    await this.run((redis) => redis.sadd(this.key(key), member));
+  async addMember(key: string, member: string, ttlMs?: number): Promise<void> {
+    const name = this.key(key);
+    if (ttlMs === undefined) await this.run((redis) => redis.sadd(name, member));
+    // One round trip, atomic: the set never exists without its time to live.
+    else
+      await this.run((redis) => redis.multi().sadd(name, member).pexpire(name, ms(ttlMs)).exec());
   }
 
   async join(key: string, member: string, ttlMs: number): Promise<string[]> {
@@ -155,6 +159,17 @@ export class RedisStore implements Store {
 
   async members(key: string): Promise<string[]> {
     return this.run((redis) => redis.smembers(this.key(key)));
+  }
+
+  async scan(
+    key: string,
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; members: string[] }> {
+    const [next, members] = await this.run((redis) =>
+      redis.sscan(this.key(key), cursor, "COUNT", count),
+    );
+    return { cursor: next, members };
   }
 
   async append(log: string, line: string, max: number, ttlMs: number): Promise<string> {
