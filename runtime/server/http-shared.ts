@@ -65,7 +65,7 @@ export class SharedSessions {
     private readonly handler: MessageHandler,
     private readonly options: SharedSessionOptions,
   ) {
-    handler.shareSessions?.((id, message) => this.send(id, message));
+    handler.shareSessions?.((id, message) => this.send(id, message), options.idleMs);
   }
 
   /** The record of session `id` when `owner` opened it (else undefined: unknown, ended, or another's). */
