@@ -109,7 +109,7 @@ export function sessionAttacks(kit) {
       await withRedis("redis: keys left without a TTL", async (redis, inspect) => {
         const idle = ["--redis", redis.url, "--idle", "2000"];
         let target = httpTarget(idle);
-        let url = await target.url;
+        const url = await target.url;
         for (let s = 0; s < 20; s++) {
           const session = await open(url);
           for (let i = 0; i < 10; i++)
@@ -123,7 +123,7 @@ export function sessionAttacks(kit) {
         // Every session expires while no process runs; then one comes back, and is given time to clean up.
         await sleep(3_000);
         target = httpTarget(idle);
-        url = await target.url;
+        await target.url;
         await sleep(3_000);
         const keys = await inspect.keys(`${PREFIX}*`);
         const ttls = await Promise.all(keys.map((key) => inspect.pttl(key)));
