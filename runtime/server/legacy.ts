@@ -162,9 +162,12 @@ export class LegacySessions {
 
   /** Keeps a shared session's indexes as long as the session (in the background: a failure is the store's to say). */
   private renew(session: LegacySession): void {
-    this.shared?.renew(session).catch((error: unknown) => {
-      if (!isStoreUnavailable(error)) this.host.log(`mcp-gen server: the store: ${String(error)}`);
-    });
+    this.shared?.renew(session).catch((error: unknown) => this.storeFailed(error));
+  }
+
+  /** A background store call failed: logged, unless the store is away (it says so itself, once). */
+  private storeFailed(error: unknown): void {
+    if (!isStoreUnavailable(error)) this.host.log(`mcp-gen server: the store: ${String(error)}`);
   }
 
   /** How many sessions are open. */
@@ -368,9 +371,7 @@ export class LegacySessions {
     const session = LegacySessions.of(record);
     if (!session) return;
     if (this.shared && sharedId(session))
-      this.shared
-        .left(session)
-        .catch((error: unknown) => this.host.log(`mcp-gen server: the store: ${String(error)}`));
+      this.shared.left(session).catch((error: unknown) => this.storeFailed(error));
     if (this.sessions.delete(session)) this.endSession(session);
     else session.end();
   }
