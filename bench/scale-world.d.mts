@@ -16,7 +16,7 @@ export function waitForLine(
   ms?: number,
 ): Promise<RegExpMatchArray>;
 export function stopper(child: ChildProcess): () => Promise<void>;
-export function startRedis(dir: string): Promise<Started & { url: string }>;
+export function startRedis(dir: string, port?: number): Promise<Started & { url: string }>;
 export function startHaproxy(
   dir: string,
   backends: readonly number[],

@@ -73,9 +73,9 @@ export function stopper(child) {
     });
 }
 
-/** redis-server on a free loopback port: no persistence, its files in `dir`. */
-export async function startRedis(dir) {
-  const port = await freePort();
+/** redis-server on a free loopback port (or `port`: one restarted where it was): no persistence, its files in `dir`. */
+export async function startRedis(dir, port) {
+  port ??= await freePort();
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
   const child = spawn(findBinary("redis-server"), [...args, "--dir", dir], {
     stdio: ["ignore", "pipe", "pipe"],

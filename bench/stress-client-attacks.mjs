@@ -263,7 +263,14 @@ export const LEGACY = ["2025-11-25", "2025-06-18"];
 let dualDir;
 /** The dual-era output with `--auth --json-schema ajv` (the one the dual client attacks use), built on first use. */
 export function dualOutput() {
-  dualDir ??= prepareRevision(REVISION, LEGACY, ["--auth", "--json-schema", "ajv"]);
+  // With the Redis store's module too (issue 33's Redis attacks): imported only by a target given `--redis`.
+  dualDir ??= prepareRevision(REVISION, LEGACY, [
+    "--auth",
+    "--json-schema",
+    "ajv",
+    "--store",
+    "redis",
+  ]);
   process.env.MCP_GEN_DUAL_JS_DIR = process.env.STRESS_DUAL_JS_DIR ?? dualDir;
   return process.env.MCP_GEN_DUAL_JS_DIR;
 }

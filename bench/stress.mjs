@@ -11,6 +11,7 @@ import { Agent } from "node:http";
 import { connect } from "node:net";
 import { prepareRevision } from "./prepare.mjs";
 import { dualServerAttacks } from "./stress-server-dual.mjs";
+import { sessionAttacks } from "./stress-server-sessions.mjs";
 import {
   META,
   MiB,
@@ -337,10 +338,25 @@ const DUAL_SERVER_ATTACKS = dualServerAttacks({
   dualDir: dualOutput,
 });
 
+const SESSION_ATTACKS = sessionAttacks({
+  startTarget,
+  stop,
+  sampler,
+  report,
+  median,
+  whileMeasuring,
+  post,
+  call,
+  now,
+  sleep,
+  dualDir: dualOutput,
+});
+
 const ALL = {
   ...SERVER_ATTACKS,
   ...STDIO_ATTACKS,
   ...DUAL_SERVER_ATTACKS,
+  ...SESSION_ATTACKS,
   ...CLIENT_ATTACKS,
   ...DUAL_ATTACKS,
 };

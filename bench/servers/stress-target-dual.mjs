@@ -5,7 +5,11 @@
 // `file:///{a}{b}` (adjacent captures: quadratic for a backtracking matcher) and `files:///{+path}`
 // (answers the variables it was handed, so that the attack sees what a handler would get).
 //
-//   node bench/servers/stress-target-dual.mjs --port 0 [--body-timeout ms]   # "listening on <url>" on stderr
+// Issue 33's attacks add `--redis <url>` (its state in Redis, keys under `stress:`; the output is
+// generated with `--store redis`) and `--idle <ms>` (sessionIdleMs), and use the tools `touch`
+// (publishes a tool list change) and `region` (its `region` argument mirrored in `Mcp-Param-Region`).
+//
+//   node bench/servers/stress-target-dual.mjs --port 0 [--body-timeout ms] [--redis url] [--idle ms]   # "listening on <url>" on stderr
 //   node bench/servers/stress-target-dual.mjs --stdio
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,19 +28,40 @@ for (const uriTemplate of ["file:///{a}{b}", "files:///{+path}"])
     read: (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }),
   });
 
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const redisUrl = option("--redis");
+const store = redisUrl
+  ? new (
+      await import(pathToFileURL(join(jsDir, "runtime", "server", "store-redis.js")).href)
+    ).RedisStore({ url: redisUrl, prefix: "stress:" })
+  : undefined;
+
 const server = createServer({
   info: { name: "stress-target-dual", version: "1.0.0" },
   capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
   log: () => {},
   definitions,
+  ...(store ? { store } : {}),
   handlers: {
     "tools/list": () => ({
       tools: [
         { name: "echo", inputSchema: { type: "object" } },
         { name: "ask", inputSchema: { type: "object" } },
+        { name: "touch", inputSchema: { type: "object" } },
+        {
+          name: "region",
+          inputSchema: {
+            type: "object",
+            properties: { region: { type: "string", "x-mcp-header": "Region" } },
+          },
+        },
       ],
     }),
     "tools/call": (params, ctx) => {
+      if (params.name === "touch") server.publish({ method: "notifications/tools/list_changed" });
+      if (params.name === "region")
+        return { content: [{ type: "text", text: JSON.stringify(params.arguments.region) }] };
       if (params.name !== "ask" || ctx.inputResponses.ok)
         return { content: [{ type: "text", text: String(params.arguments?.text ?? "") }] };
       return ctx.inputRequired({
@@ -53,14 +78,15 @@ const server = createServer({
   },
 });
 
-const args = process.argv.slice(2);
-const option = (name) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : undefined);
+const number = (name) => (option(name) === undefined ? undefined : Number(option(name)));
 if (args.includes("--stdio")) server.serveStdio();
 else {
-  const bodyTimeoutMs = option("--body-timeout");
+  const bodyTimeoutMs = number("--body-timeout");
+  const sessionIdleMs = number("--idle");
   const listening = await server.listen({
-    port: option("--port") ?? 0,
+    port: number("--port") ?? 0,
     ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
+    ...(sessionIdleMs === undefined ? {} : { sessionIdleMs }),
   });
   process.stderr.write(`listening on ${listening.url}\n`);
   process.on("SIGTERM", () => void listening.close(0).then(() => process.exit(0)));

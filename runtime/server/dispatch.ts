@@ -48,6 +48,7 @@ import { Results } from "./results.js";
 import { Deprecations } from "./deprecations.js";
 import { describeServer } from "./describe.js";
 import { Publisher } from "./publish.js";
+import { DEFAULT_MAX_HANDSHAKE_BYTES, exceedsJsonBytes } from "./session-budget.js";
 
 export type { Validate } from "../schema/checks.js";
 export type { MethodSpec } from "../shared/protocol.js";
@@ -74,6 +75,12 @@ export interface DispatcherOptions extends RoundsOptions {
   onDeprecated?: (notice: string) => void;
   /** Limits of the initialize-era sessions, for a server generated with legacy revisions. */
   legacy?: LegacyOptions;
+  /**
+   * Bytes (JSON) the client capabilities of a stateful revision's handshake may hold: the session
+   * keeps them for its life, so past it the handshake is refused (-32602). Default 64 KiB. (The
+   * initialize-era sessions of a dual-era server: `legacy.maxHandshakeBytes`.)
+   */
+  maxHandshakeBytes?: number;
   /**
    * State shared with the other processes behind one load balancer (runtime/store.ts; Redis:
    * runtime/store-redis.ts, generated with `--store redis`): initialize-era sessions and their
@@ -206,8 +213,11 @@ export class Dispatcher implements MessageHandler {
     return this.legacy?.opened(session) ?? Promise.resolve();
   }
 
-  shareSessions(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void {
-    if (this.store) this.legacy?.share(this.store, send);
+  shareSessions(
+    send: (sessionId: string, message: JsonRpcNotification) => Promise<void>,
+    sessionTtlMs: number,
+  ): void {
+    if (this.store) this.legacy?.share(this.store, send, sessionTtlMs);
   }
 
   /** A cancellation's request and reason, by the param names of the era the session speaks. */
@@ -380,8 +390,17 @@ export class Dispatcher implements MessageHandler {
       const capabilities = protocol.handshake
         ? params[protocol.handshake.params.capabilities]
         : undefined;
-      if (delivery.session && isRecord(capabilities))
+      if (delivery.session && isRecord(capabilities)) {
+        const max = this.options.maxHandshakeBytes ?? DEFAULT_MAX_HANDSHAKE_BYTES;
+        // Refused before it is kept: the session holds them for its life.
+        if (exceedsJsonBytes([capabilities], max))
+          return this.results.error(
+            request.id,
+            ErrorCode.InvalidParams,
+            `Invalid params: ${protocol.handshake!.params.capabilities} may hold at most ${max} bytes of JSON`,
+          );
         delivery.session.clientCapabilities = capabilities;
+      }
       const version = negotiated(
         params[protocol.handshakeVersionParam],
         this.supportedVersions,

@@ -10,6 +10,7 @@ import {
   ErrorCode,
   isRecord,
   own,
+  SERVER_BUSY,
   type JsonRpcErrorObject,
   type JsonRpcRequest,
 } from "../shared/jsonrpc.js";
@@ -23,7 +24,7 @@ import {
 } from "./state.js";
 import { checkInput } from "../schema/checks.js";
 import { isThenable } from "./transport.js";
-import { STORE_KEYS, type Store } from "./store.js";
+import { isStoreUnavailable, STORE_AWAY_MESSAGE, STORE_KEYS, type Store } from "./store.js";
 import type { Protocol } from "./protocol.js";
 import type { MethodSpec } from "../shared/protocol.js";
 
@@ -158,8 +159,14 @@ export class InputRounds {
     const reason = this.replayed(sealed);
     const payload = opened.payload as { s?: unknown; k?: Record<string, string> };
     if (isThenable(reason))
-      return reason.then((shared) =>
-        shared !== null ? refused(shared) : this.responses(responses, payload.s, payload.k),
+      return reason.then(
+        (shared) =>
+          shared !== null ? refused(shared) : this.responses(responses, payload.s, payload.k),
+        // The shared store that marks single use is away: busy, retry later (the state is still unopened).
+        (error: unknown) => {
+          if (!isStoreUnavailable(error)) throw error;
+          return { error: { code: SERVER_BUSY, message: STORE_AWAY_MESSAGE } };
+        },
       );
     if (reason !== null) return refused(reason);
     return this.responses(responses, payload.s, payload.k ?? null);

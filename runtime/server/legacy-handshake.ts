@@ -9,6 +9,7 @@ import type { Delivery, Outcome } from "./transport.js";
 import type { DescribeSource, LegacyEra } from "../shared/protocol.js";
 import { LegacySession, sessionOf } from "./legacy-session.js";
 import type { LegacyHost } from "./legacy-host.js";
+import { exceedsJsonBytes } from "./session-budget.js";
 
 export class LegacyHandshakes {
   private readonly byInitialize = new Map<string, LegacyEra[]>();
@@ -21,6 +22,8 @@ export class LegacyHandshakes {
     private readonly host: LegacyHost,
     /** Keeps a session the handshake opened. */
     private readonly opened: (session: LegacySession) => void,
+    /** Bytes (JSON) the client's capabilities and identity may hold together: a session keeps them for its life. */
+    private readonly maxHandshakeBytes: number,
   ) {
     for (const protocol of protocols) {
       const list = this.byInitialize.get(protocol.initialize) ?? [];
@@ -66,6 +69,15 @@ export class LegacyHandshakes {
         ErrorCode.InvalidParams,
         `Invalid params: ${names.version} (a string) and ${names.capabilities} (an object) are required`,
       );
+    const info = names.info;
+    const clientInfo = info === null ? undefined : params[info];
+    // Refused before anything is kept: the session would hold both for its whole life.
+    if (exceedsJsonBytes([capabilities, clientInfo], this.maxHandshakeBytes))
+      return host.error(
+        request.id,
+        ErrorCode.InvalidParams,
+        `Invalid params: ${names.capabilities}${info === null ? "" : ` and ${info}`} may hold at most ${this.maxHandshakeBytes} bytes of JSON together`,
+      );
     // The client's version when this server has it, else the newest it has (the client decides whether to go on).
     const protocol = candidates.find((p) => p.protocolVersion === requested) ?? candidates[0]!;
     if (
@@ -92,13 +104,7 @@ export class LegacyHandshakes {
         "Internal error: the server produced an invalid result",
       );
     }
-    const info = protocol.handshake.params.info;
-    const session = new LegacySession(
-      protocol,
-      capabilities,
-      info === null ? undefined : params[info],
-      record,
-    );
+    const session = new LegacySession(protocol, capabilities, clientInfo, record);
     this.opened(session);
     return { response: success(request.id, result), httpStatus: 200 };
   }

@@ -48,6 +48,8 @@ export class LegacySession {
   readonly inflight = new Map<JsonRpcId, LazyAbort>();
   private nextId = 0;
   ended = false;
+  /** When this process last renewed the session's indexes in a shared store (legacy-shared.ts). */
+  indexesRenewed = 0;
 
   constructor(
     readonly protocol: LegacyEra,

@@ -18,12 +18,13 @@ import type {
 } from "../shared/jsonrpc.js";
 import { cancellationOf, isThenable, type Delivery, type Outcome } from "./transport.js";
 import type { LegacyEra } from "../shared/protocol.js";
-import type { Store } from "./store.js";
+import { isStoreUnavailable, STORE_AWAY_MESSAGE, type Store } from "./store.js";
 import { SharedLegacy, sharedId } from "./legacy-shared.js";
 import { LegacySession, SESSION_KEY, sessionOf, type LegacySnapshot } from "./legacy-session.js";
 import { LegacyHandshakes } from "./legacy-handshake.js";
 import { LegacyDelivery, legacyMessage, modernMeta } from "./legacy-messages.js";
 import type { LegacyHost } from "./legacy-host.js";
+import { DEFAULT_MAX_HANDSHAKE_BYTES } from "./session-budget.js";
 
 export { LegacySession } from "./legacy-session.js";
 
@@ -40,6 +41,11 @@ export interface LegacyOptions {
   maxSubscriptionBytes?: number;
   /** Bytes of subscribed URIs all sessions of the server hold together. Default 64 MiB. */
   maxSubscriptionBytesTotal?: number;
+  /**
+   * Bytes (JSON) of the capabilities and client identity one handshake declares, together: a
+   * session keeps them for its life, so past it the handshake is refused (-32602). Default 64 KiB.
+   */
+  maxHandshakeBytes?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -69,10 +75,15 @@ export class LegacySessions {
     private readonly host: LegacyHost,
     options: LegacyOptions = {},
   ) {
-    this.handshakes = new LegacyHandshakes(protocols, host, (session) => {
-      session.record[SESSION_KEY] = session;
-      this.remember(session);
-    });
+    this.handshakes = new LegacyHandshakes(
+      protocols,
+      host,
+      (session) => {
+        session.record[SESSION_KEY] = session;
+        this.remember(session);
+      },
+      options.maxHandshakeBytes ?? DEFAULT_MAX_HANDSHAKE_BYTES,
+    );
     this.maxSessions = options.maxSessions ?? 10_000;
     this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
     this.maxInputRounds = options.maxInputRounds ?? 8;
@@ -83,18 +94,29 @@ export class LegacySessions {
 
   /**
    * Shares sessions with other processes through `store` (a transport that keeps its sessions
-   * there calls this): `send` reaches a session by id, whichever process holds its stream.
+   * there calls this): `send` reaches a session by id, whichever process holds its stream;
+   * `sessionTtlMs` is how long the store keeps a session from its last request.
    */
-  share(store: Store, send: (id: string, message: JsonRpcNotification) => Promise<void>): void {
+  share(
+    store: Store,
+    send: (id: string, message: JsonRpcNotification) => Promise<void>,
+    sessionTtlMs: number,
+  ): void {
     this.shared?.close();
-    this.shared = new SharedLegacy<LegacySession>(store, send, {
-      find: (id) => {
-        for (const session of this.sessions.keys()) if (sharedId(session) === id) return session;
-        return undefined;
+    this.shared = new SharedLegacy<LegacySession>(
+      store,
+      send,
+      {
+        find: (id) => {
+          for (const session of this.sessions.keys()) if (sharedId(session) === id) return session;
+          return undefined;
+        },
+        received: (session, message) => this.received(session, message),
+        log: (message) => this.host.log(message),
       },
-      received: (session, message) => this.received(session, message),
-      log: (message) => this.host.log(message),
-    });
+      this.protocols.map((p) => p.protocolVersion),
+      sessionTtlMs,
+    );
   }
 
   /** A session record's legacy part, as JSON (`restore` takes it back, in this process or another). */
@@ -108,7 +130,10 @@ export class LegacySessions {
     if (session && this.shared && sharedId(session)) await this.shared.joined(session);
   }
 
-  /** Puts a snapshot into a record: a session this process already has is brought up to date, in place. */
+  /**
+   * Puts a snapshot into a record: a session this process already has is brought up to date, in
+   * place. A shared session is restored on each of its requests: its indexes are renewed with it.
+   */
   restore(record: Record<string, unknown>, snapshot: LegacySnapshot): void {
     const known = LegacySessions.of(record);
     if (known) {
@@ -117,6 +142,7 @@ export class LegacySessions {
       known.refresh(snapshot);
       this.subscriptionBytes += known.subscriptionBytes - before;
       this.touch(known);
+      this.renew(known);
       return;
     }
     const protocol = this.protocols.find((p) => p.protocolVersion === snapshot.version);
@@ -131,6 +157,17 @@ export class LegacySessions {
     this.subscriptionBytes += session.subscriptionBytes;
     record[SESSION_KEY] = session;
     this.remember(session);
+    this.renew(session);
+  }
+
+  /** Keeps a shared session's indexes as long as the session (in the background: a failure is the store's to say). */
+  private renew(session: LegacySession): void {
+    this.shared?.renew(session).catch((error: unknown) => this.storeFailed(error));
+  }
+
+  /** A background store call failed: logged, unless the store is away (it says so itself, once). */
+  private storeFailed(error: unknown): void {
+    if (!isStoreUnavailable(error)) this.host.log(`mcp-gen server: the store: ${String(error)}`);
   }
 
   /** How many sessions are open. */
@@ -224,7 +261,13 @@ export class LegacySessions {
       }
       // Shared: in the index before the answer, so that an update published next reaches it.
       if (this.shared && sharedId(session))
-        return this.shared.subscribed(session, uri, on).then(() => ok(request.id));
+        return this.shared.subscribed(session, uri, on).then(
+          () => ok(request.id),
+          (error: unknown) => {
+            if (!isStoreUnavailable(error)) throw error;
+            return host.error(request.id, SERVER_BUSY, STORE_AWAY_MESSAGE);
+          },
+        );
       return ok(request.id);
     }
     const method = protocol.methods[request.method];
@@ -328,9 +371,7 @@ export class LegacySessions {
     const session = LegacySessions.of(record);
     if (!session) return;
     if (this.shared && sharedId(session))
-      this.shared
-        .left(session)
-        .catch((error: unknown) => this.host.log(`mcp-gen server: the store: ${String(error)}`));
+      this.shared.left(session).catch((error: unknown) => this.storeFailed(error));
     if (this.sessions.delete(session)) this.endSession(session);
     else session.end();
   }

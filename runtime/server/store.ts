@@ -9,6 +9,26 @@
  * output.
  */
 
+/**
+ * A store call failed because the store cannot be reached (down, stalled past its command
+ * timeout, reconnecting): the server answers "busy, retry later" (HTTP 503, JSON-RPC -32000) and
+ * keeps serving; the store says once that it is away, not on every call.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+}
+
+/**
+ * Whether `error` is a `StoreUnavailableError`, by its name: the store and the transport may come
+ * from two copies of the runtime (a store made by one generated output, a server by another).
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === "StoreUnavailableError";
+}
+
+/** What a server answers a request a store call failed for: it is not the client's fault, and passes. */
+export const STORE_AWAY_MESSAGE = "Server busy: the session store is unavailable; retry later";
+
 /** One event of a log: its id (increasing, `ms-seq`) and the serialized message. */
 export interface StoredEvent {
   id: string;
@@ -25,8 +45,12 @@ export interface Store {
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** The time `key` has left to live in ms; undefined when it is not set. */
   ttl(key: string): Promise<number | undefined>;
-  /** A set of strings (an index: the sessions, those subscribed to a resource). */
-  addMember(key: string, member: string): Promise<void>;
+  /**
+   * Adds to a set of strings (an index: the sessions, those subscribed to a resource); with
+   * `ttlMs`, the set is kept that long from now on (every set the runtime makes has one, so that
+   * one nobody cleans up still goes).
+   */
+  addMember(key: string, member: string, ttlMs?: number): Promise<void>;
   /**
    * Adds `member` to the set and keeps the set `ttlMs` from now, in one step: its members after
    * (a client's sessions, counted at once by the processes that open them).
@@ -34,6 +58,12 @@ export interface Store {
   join(key: string, member: string, ttlMs: number): Promise<string[]>;
   removeMember(key: string, member: string): Promise<void>;
   members(key: string): Promise<string[]>;
+  /**
+   * One page of a set's members, about `count` of them, from `cursor` ("0" to begin): the next
+   * cursor is "0" once done. A member there from start to end is listed at least once (maybe
+   * twice, as Redis's SSCAN has it), so that a set of any size is walked without holding it whole.
+   */
+  scan(key: string, cursor: string, count: number): Promise<{ cursor: string; members: string[] }>;
   /** Appends to a log kept for `ttlMs` after its last append, at most `max` events: the new event's id. */
   append(log: string, line: string, max: number, ttlMs: number): Promise<string>;
   /** The events after `after` (exclusive; every one kept when undefined), oldest first. */
@@ -133,17 +163,16 @@ export class MemoryStore implements Store {
     return true;
   }
 
-  async addMember(key: string, member: string): Promise<void> {
+  async addMember(key: string, member: string, ttlMs?: number): Promise<void> {
     this.expire(key);
     let set = this.sets.get(key);
     if (!set) this.sets.set(key, (set = new Set()));
     set.add(member);
+    if (ttlMs !== undefined) this.setExpiry.set(key, Date.now() + ttlMs);
   }
 
   async join(key: string, member: string, ttlMs: number): Promise<string[]> {
-    this.expire(key);
-    await this.addMember(key, member);
-    this.setExpiry.set(key, Date.now() + ttlMs);
+    await this.addMember(key, member, ttlMs);
     return [...this.sets.get(key)!];
   }
 
@@ -158,6 +187,11 @@ export class MemoryStore implements Store {
   async members(key: string): Promise<string[]> {
     this.expire(key);
     return [...(this.sets.get(key) ?? [])];
+  }
+
+  /** The whole set in one page: it is in this process's memory already, and a page of it could skip a member another call removed. */
+  async scan(key: string): Promise<{ cursor: string; members: string[] }> {
+    return { cursor: "0", members: await this.members(key) };
   }
 
   /** Drops a set kept for a time once the time is up. */

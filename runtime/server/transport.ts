@@ -139,9 +139,13 @@ export interface MessageHandler {
   sessionOpened?(session: Record<string, unknown>): Promise<void>;
   /**
    * Called once by a transport that shares its sessions: how the handler sends a message to a
-   * session by id, whichever process holds its stream (resource updates, list changes).
+   * session by id, whichever process holds its stream (resource updates, list changes), and how
+   * long the store keeps a session from its last request (what the handler's own indexes live).
    */
-  shareSessions?(send: (sessionId: string, message: JsonRpcNotification) => Promise<void>): void;
+  shareSessions?(
+    send: (sessionId: string, message: JsonRpcNotification) => Promise<void>,
+    sessionTtlMs: number,
+  ): void;
 }
 
 /** A request cancelled by the peer: its id, and the reason given (anything; a string when one was). */

@@ -159,10 +159,15 @@ function base64Utf8(value: string): string {
   return btoa(binary);
 }
 
-/** The text whose UTF-8 bytes `encoded` (valid, padded Base64) holds; throws on invalid UTF-8. */
+/**
+ * The text whose UTF-8 bytes `encoded` (valid, padded Base64) holds; throws on invalid UTF-8. A
+ * leading byte order mark is kept (`ignoreBOM`): the header carries "the UTF-8 representation" of
+ * the value, so U+FEFF is part of it, and a decoder that dropped it would let `\uFEFFx` in a header
+ * pass for `x` in the body.
+ */
 function utf8FromBase64(encoded: string): string {
   const binary = atob(encoded);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
 }

@@ -8,6 +8,7 @@ import { NodeBuffer, utf8Length } from "../../shared/http-wire.js";
 import { ErrorCode, failure, SERVER_BUSY } from "../../shared/jsonrpc.js";
 import type { JsonRpcResponse } from "../../shared/jsonrpc.js";
 import { bodyPending } from "../../shared/http-headers.js";
+import { isStoreUnavailable, STORE_AWAY_MESSAGE } from "../store.js";
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream",
@@ -126,8 +127,24 @@ export function refuse(
   sendError(res, status, code, message, close ? { ...headers, Connection: "close" } : headers);
 }
 
-/** Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. */
-export function failed(config: { log(message: string): void }, res: HttpOut, error: unknown): void {
+/**
+ * Whatever escaped while serving a request: logged, and answered 500 when nothing was sent yet. A
+ * shared store that cannot be reached is no fault of the server's nor the client's: 503 with
+ * `Retry-After`, and no log line (the store says once that it is away).
+ */
+export function failed(
+  config: { log(message: string): void; readonly retryAfter?: string },
+  res: HttpOut,
+  error: unknown,
+): void {
+  if (isStoreUnavailable(error)) {
+    if (!res.headersSent)
+      sendError(res, 503, SERVER_BUSY, STORE_AWAY_MESSAGE, {
+        "Retry-After": config.retryAfter ?? "1",
+      });
+    else res.destroy();
+    return;
+  }
   config.log(
     `mcp http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );

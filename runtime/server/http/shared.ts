@@ -60,7 +60,7 @@ export class SharedSessions {
     private readonly handler: MessageHandler,
     private readonly options: SharedSessionOptions,
   ) {
-    handler.shareSessions?.((id, message) => this.send(id, message));
+    handler.shareSessions?.((id, message) => this.send(id, message), options.idleMs);
   }
 
   /** The record of session `id` when `owner` opened it (else undefined: unknown, ended, or another's). */
@@ -100,9 +100,16 @@ export class SharedSessions {
     const id = randomUUID();
     const copy: Copy = { record: Object.assign(record, this.record(id)), saved: "" };
     this.copies.set(id, copy);
-    await this.persist(id, copy, owner);
-    await this.handler.sessionOpened?.(record);
-    await this.admitClient(client, id);
+    try {
+      await this.persist(id, copy, owner);
+      await this.handler.sessionOpened?.(record);
+      await this.admitClient(client, id);
+    } catch (error) {
+      // Not opened (the store is away): nothing of it stays in this process either.
+      this.forget(id);
+      this.handler.endSession?.(record);
+      throw error;
+    }
     return id;
   }
 
@@ -217,9 +224,16 @@ export class SharedSessions {
   private listen(): Promise<void> {
     return (this.listening ??= this.store
       .subscribe(STORE_KEYS.eventsChannel, (text) => this.announced(text))
-      .then((stop) => {
-        this.unlisten = stop;
-      }));
+      .then(
+        (stop) => {
+          this.unlisten = stop;
+        },
+        (error: unknown) => {
+          // Tried again by the next stream (the store may be back by then).
+          this.listening = null;
+          throw error;
+        },
+      ));
   }
 
   /** An event some process appended: written here when this process holds the session's stream. */

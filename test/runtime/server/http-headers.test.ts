@@ -288,6 +288,19 @@ describe("Streamable HTTP transport", () => {
         (await post(http.url, rpc("tools/call", { name: literal }), { "Mcp-Name": encodedLiteral }))
           .status,
       ).toBe(200);
+      // A byte order mark the header's bytes begin with is part of the name (issue 33): "\uFEFFecho" is not "echo".
+      await expectMismatch(
+        rpc("tools/call", { name: "echo" }),
+        { "Mcp-Name": `=?base64?${Buffer.from("\uFEFFecho", "utf8").toString("base64")}?=` },
+        /Mcp-Name/,
+      );
+      expect(
+        (
+          await post(http.url, rpc("tools/call", { name: "\uFEFFecho" }), {
+            "Mcp-Name": `=?base64?${Buffer.from("\uFEFFecho", "utf8").toString("base64")}?=`,
+          })
+        ).status,
+      ).toBe(200);
       await expectMismatch(
         rpc("tools/call", { name: "echo" }),
         { "Mcp-Name": "=?base64?not base64!?=" },

@@ -72,6 +72,33 @@ function contract(name: string, make: () => Store) {
       expect(await store.members("none")).toEqual([]);
     });
 
+    it("sets added to with a time to live expire, each add renewing it (issue 33)", async () => {
+      await store.addMember("kept", "x", 150);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await store.addMember("kept", "x", 150);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await store.members("kept")).toEqual(["x"]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await store.members("kept")).toEqual([]);
+    });
+
+    it("scan: pages through a set from cursor 0 back to 0, every member at least once (issue 33)", async () => {
+      const all = Array.from({ length: 1_000 }, (_, i) => `m${i}`);
+      for (const member of all) await store.addMember("scanned", member);
+      const seen = new Set<string>();
+      let cursor = "0";
+      let pages = 0;
+      do {
+        const page = await store.scan("scanned", cursor, 100);
+        for (const member of page.members) seen.add(member);
+        cursor = page.cursor;
+        pages++;
+      } while (cursor !== "0" && pages < 1_000);
+      expect(cursor).toBe("0");
+      expect([...seen].sort()).toEqual([...all].sort());
+      expect(await store.scan("scan-none", "0", 100)).toEqual({ cursor: "0", members: [] });
+    });
+
     it("ttl: the time a value has left, less for the one set earlier; undefined once gone", async () => {
       expect(await store.ttl("ttl-none")).toBeUndefined();
       await store.set("ttl-long", "x", 60_000);

@@ -53,6 +53,17 @@ describe("encodeHeaderValue and decodeHeaderValue", () => {
     }
   });
 
+  it("keep a leading byte order mark: U+FEFF is part of the value, both ways (issue 33)", () => {
+    for (const text of ["\uFEFFx", "\uFEFF", "a\uFEFF", "\uFEFF\uFEFFx"]) {
+      const encoded = encodeHeaderValue(text)!;
+      expect(encoded).toMatch(base64Form);
+      expect(decodeHeaderValue(encoded)).toBe(text);
+    }
+    // EF BB BF 78: the bytes of "\uFEFFx", not of "x".
+    expect(decodeHeaderValue("=?base64?77u/eA==?=")).toBe("\uFEFFx");
+    expect(decodeHeaderValue("=?base64?77u/eA==?=")).not.toBe("x");
+  });
+
   it("write integers in decimal and booleans as words; refuse what no header can carry", () => {
     expect(encodeHeaderValue(7)).toBe("7");
     expect(encodeHeaderValue(-42)).toBe("-42");
