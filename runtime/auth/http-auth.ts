@@ -136,7 +136,8 @@ class BearerGuard implements HttpGuard {
 
   guard(listener: Listener): Listener {
     return (req, res) => {
-      if (pathOf(req.originalUrl ?? req.url) === this.metadataPath) return this.serveMetadata(req, res);
+      if (pathOf(req.originalUrl ?? req.url) === this.metadataPath)
+        return this.serveMetadata(req, res);
       this.admit(req).then(
         (admitted) => {
           if ("refusal" in admitted) return sendRefusal(req, res, admitted.refusal);
@@ -172,9 +173,7 @@ class BearerGuard implements HttpGuard {
   }
 
   /** The token, verified, and the scopes the request needs, checked; before the body is read. */
-  private async admit(
-    req: HttpIn,
-  ): Promise<{ principal: Principal } | { refusal: Refusal }> {
+  private async admit(req: HttpIn): Promise<{ principal: Principal } | { refusal: Refusal }> {
     const needed = this.needs(req);
     const header = req.headers.authorization;
     if (header === undefined)

@@ -44,7 +44,7 @@ export interface HttpIn {
   /** A body a framework already read and parsed (body-parser, `express.json()`), by its convention. */
   readonly body?: unknown;
   /** The body arrives as `data` chunks, then `end`; `close` when the stream is done, `error` on failure. */
-  on(event: "data" | "end" | "error" | "close", listener: (...args: any[]) => void): unknown;
+  on(event: "data" | "end" | "error" | "close", listener: (...args: never[]) => void): unknown;
   /** Discards the body (a request answered without reading it). */
   resume(): unknown;
 }

@@ -26,8 +26,7 @@ if (!present && process.env.MCP_REQUIRE_CHROMIUM === "1")
 if (!present) console.warn(`browser test skipped: no ${CHROMIUM} (apt-get install chromium)`);
 
 type Run =
-  | { era: string | null; tools: string[]; text: string; elicited: string[] }
-  | { error: string };
+  { era: string | null; tools: string[]; text: string; elicited: string[] } | { error: string };
 
 describe.runIf(present)("the generated browser client in Chromium, across origins", () => {
   let browser: Browser;

@@ -51,14 +51,17 @@ const RUNTIME_LAYERS = {
 
 /**
  * The runtime is copied into dependency-free output: node: built-ins, the modules of its own folder
- * and of the folders below it (RUNTIME_LAYERS), and for an optional adapter its library.
+ * and of the folders below it (RUNTIME_LAYERS), and for an optional adapter its library. A module
+ * `depth` folders below its layer's (runtime/server/http/) reaches its layer through `../`.
  */
-function runtimeImports(file, packages = []) {
+function runtimeImports(file, packages = [], depth = 0) {
   const layer = file.split("/")[1];
+  const up = "\\.\\./".repeat(depth);
   const allowed = [
     "node:",
     "\\./",
-    ...RUNTIME_LAYERS[layer].map((below) => `\\.\\./${below}/`),
+    ...(depth > 0 ? [`${up}(?!\\.\\./)`] : []),
+    ...RUNTIME_LAYERS[layer].map((below) => `${up}\\.\\./${below}/`),
     ...packages.map((p) => `${p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`),
   ];
   const why = `the runtime is copied into dependency-free output: runtime/${layer}/ may import node: built-ins and runtime/{${[layer, ...RUNTIME_LAYERS[layer]].join(",")}}/ only`;
@@ -128,6 +131,7 @@ export default tseslint.config(
     "locating and fetching schemas knows nothing of the model",
   ),
   ...Object.keys(RUNTIME_LAYERS).map((layer) => runtimeImports(`runtime/${layer}/**`)),
+  ...Object.keys(RUNTIME_LAYERS).map((layer) => runtimeImports(`runtime/${layer}/*/**`, [], 1)),
   // Optional adapters, emitted only when the user asks for them at generation, may import their library.
   ...Object.entries(OPTIONAL_ADAPTERS).map(([file, packages]) => runtimeImports(file, packages)),
 );

@@ -9,7 +9,7 @@
  */
 import type { HttpIn, HttpOut } from "../../shared/http-wire.js";
 
-type Listener = (...args: any[]) => void;
+type Listener = (...args: never[]) => void;
 
 export class FetchIn implements HttpIn {
   readonly method: string;
@@ -67,7 +67,11 @@ export class FetchIn implements HttpIn {
   }
 
   private emit(event: "data" | "end" | "error" | "close", arg?: unknown): void {
-    this.listeners[event]?.call(this, arg);
+    // Each listener takes what its event carries (the exchange's: a chunk, nothing, an error).
+    (this.listeners[event] as ((this: FetchIn, arg?: unknown) => void) | undefined)?.call(
+      this,
+      arg,
+    );
   }
 
   private async pump(): Promise<void> {

@@ -202,7 +202,7 @@ describe.runIf(httpPath() === "node")("bodies a framework read first (node:http)
   it("serves the endpoint behind a mount prefix (Express's originalUrl)", async () => {
     const host = await nodeHost((req, done) => {
       // What `app.use("/mcp", handler)` does to the request before the handler sees it.
-      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url ?? "/";
       req.url = "/";
       done();
     });
