@@ -234,6 +234,7 @@ export class Calls {
         new RpcError(this.protocol.errors.missingCapability, "Missing required client capability", {
           requiredCapabilities: missing,
         }),
+      (method) => own(this.protocol.inputRequests, method)?.capability ?? null,
     );
     return this.settle(request, rounds, (final) =>
       this.conclude(
