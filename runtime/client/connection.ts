@@ -46,6 +46,11 @@ export class Connection {
   session: LegacySession | null = null;
   /** The era whose handshake is being sent (its request carries no version header yet). */
   handshaking: LegacyEra | null = null;
+  /**
+   * The log level asked for with a modern server (`setLogLevel`), which every later request carries
+   * in its metadata; `null`: none asked for. A legacy session keeps its own, set by its request.
+   */
+  logLevel: string | null = null;
   /** The era of the server was taken from `eraCache`: a failure re-probes instead of trusting it. */
   eraFromCache = false;
   private ready: Promise<ConnectOutcome | null> | null = null;
