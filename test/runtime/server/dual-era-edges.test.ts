@@ -25,8 +25,8 @@ const inputSchema = {
     "x-mcp-header": { type: "string" },
   },
   required: ["region"],
-};
-const tool = { name: "mirror", inputSchema };
+} as const;
+const tool = { name: "mirror", inputSchema: structuredClone(inputSchema) as never };
 
 function makeServer(notices: string[]) {
   const handlers: Handlers = {
@@ -79,7 +79,7 @@ describe.each(PROTOCOL_DESCRIPTION.eras.map((era) => era.protocolVersion))(
           },
         ],
       });
-      expect(inputSchema.properties.region).toEqual({ type: "string", "x-mcp-header": "Region" });
+      expect(tool.inputSchema).toEqual(inputSchema);
     });
 
     it("reports no 2026-07-28 deprecation for its log level and log messages", async () => {
