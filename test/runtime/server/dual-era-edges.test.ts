@@ -82,13 +82,19 @@ describe.each(PROTOCOL_DESCRIPTION.eras.map((era) => era.protocolVersion))(
       expect(tool.inputSchema).toEqual(inputSchema);
     });
 
-    it("reports no 2026-07-28 deprecation for its log level and log messages", async () => {
+    it("reports no 2026-07-28 deprecation for its log level, a logLevel key it sends, or log messages", async () => {
       const notices: string[] = [];
       const c = open(notices, version);
       await c.reply(1);
       c.send({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "debug" } });
       await c.reply(2);
-      c.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "mirror" } });
+      // Even a client that also sends the modern key in its request's _meta.
+      c.send({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "mirror", _meta: { [LOG_LEVEL]: "debug" } },
+      });
       await c.reply(3);
       expect(c.received.filter((m) => m.method === "notifications/message")).toHaveLength(1);
       expect(notices).toEqual([]);
