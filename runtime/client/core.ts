@@ -222,6 +222,7 @@ export class ClientCore {
       const params: Record<string, unknown> = {};
       put(params, era.setLevel.param, level);
       await this.request(era.setLevel.method, params, options);
+      this.connection.logLevel = level;
       return;
     }
     if (!this.protocol.meta.logLevel)

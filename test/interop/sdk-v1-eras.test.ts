@@ -11,7 +11,8 @@
  *   for what the session's own revision does not deprecate (logging).
  * - The generated client against a server of each SDK (test/peers/sdk-v1-era-server.mjs): `ping`
  *   and the log level of the era are sent (`setLogLevel`), sampling, roots and log messages are
- *   answered, and no 2026-07-28 deprecation notice is reported while talking to them.
+ *   answered, and no 2026-07-28 deprecation notice is reported while talking to them; over
+ *   Streamable HTTP (the current SDK), the level is set again on a session reopened after a 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROTOCOL_DESCRIPTION } from "../../generated/dual/protocol.js";
@@ -220,5 +221,35 @@ describe("the default-generated client against a server of each SDK v1 release o
     });
 
     itEndsCleanly(() => peer);
+  });
+});
+
+describe("the generated client against the current SDK's server over Streamable HTTP", () => {
+  let peer: PeerSession;
+
+  beforeAll(async () => {
+    peer = await openPeer({
+      transport: "http",
+      args: [`${PEERS_DIR}/sdk-v1-era-server.mjs`, "@modelcontextprotocol/sdk", "--port", "0"],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await peer?.dispose();
+  });
+
+  it("pings, and sets the log level again on the session it opens after the server ended its own", async () => {
+    expect(await peer.client.core.request("ping", {})).toEqual({});
+    await peer.client.setLogLevel("warning");
+    expect(textOf(await peer.client.callTool({ name: "level", arguments: {} }))).toBe(
+      "level: warning",
+    );
+    expect(textOf(await peer.client.callTool({ name: "forget", arguments: {} }))).toBe("forgotten");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The next request meets a 404: a new session is opened, and told the level first.
+    expect(textOf(await peer.client.callTool({ name: "level", arguments: {} }))).toBe(
+      "level: warning",
+    );
+    expect(peer.client.era).toBe("legacy");
+    expect(peer.deprecations).toEqual([]);
   });
 });

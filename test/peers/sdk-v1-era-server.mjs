@@ -5,6 +5,11 @@
 // and roots as requests of its own.
 //
 //   node test/peers/sdk-v1-era-server.mjs sdk-v1-12-3
+//   node test/peers/sdk-v1-era-server.mjs @modelcontextprotocol/sdk --port 0
+//
+// With `--port` (the current SDK only: the HTTP transport is its) it serves Streamable HTTP with
+// sessions on 127.0.0.1 (test/helpers/sdk-v1-serve.mjs), one server and log level per session, and
+// its `forget` tool ends every session, so that the client's next request meets a 404.
 const alias = process.argv[2];
 if (!/^(sdk-v1-[0-9-]+|@modelcontextprotocol\/sdk)$/.test(alias ?? ""))
   throw new Error(`usage: sdk-v1-era-server.mjs <sdk alias>`);
@@ -16,46 +21,66 @@ const { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema } =
 
 // RFC 5424 severities, least severe first: what the protocol's levels are ordered by.
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-let level = null;
+const sessions = new Map();
 
-const server = new Server(
-  { name: `peer-${alias}`, version: "1.0.0" },
-  { capabilities: { tools: {}, logging: {} } },
-);
+function makeServer() {
+  let level = null;
 
-server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-  level = request.params.level;
-  return {};
-});
+  const server = new Server(
+    { name: `peer-${alias}`, version: "1.0.0" },
+    { capabilities: { tools: {}, logging: {} } },
+  );
 
-const tools = {
-  level: async () => `level: ${level ?? "none"}`,
-  log: async () => {
-    if (level === null || LEVELS.indexOf("info") < LEVELS.indexOf(level)) return "filtered";
-    await server.sendLoggingMessage({ level: "info", logger: "peer", data: "hello from the peer" });
-    return "logged";
-  },
-  sample: async () => {
-    const answer = await server.createMessage({
-      messages: [{ role: "user", content: { type: "text", text: "Hi?" } }],
-      maxTokens: 10,
-    });
-    return `model said: ${answer.content.type === "text" ? answer.content.text : "?"}`;
-  },
-  roots: async () => (await server.listRoots()).roots.map((root) => root.uri).join(","),
-};
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    level = request.params.level;
+    return {};
+  });
 
-server.setRequestHandler(ListToolsRequestSchema, async () => ({
-  tools: Object.keys(tools).map((name) => ({
-    name,
-    inputSchema: { type: "object", properties: {} },
-  })),
-}));
+  const tools = {
+    level: async () => `level: ${level ?? "none"}`,
+    log: async () => {
+      if (level === null || LEVELS.indexOf("info") < LEVELS.indexOf(level)) return "filtered";
+      await server.sendLoggingMessage({
+        level: "info",
+        logger: "peer",
+        data: "hello from the peer",
+      });
+      return "logged";
+    },
+    sample: async () => {
+      const answer = await server.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: "Hi?" } }],
+        maxTokens: 10,
+      });
+      return `model said: ${answer.content.type === "text" ? answer.content.text : "?"}`;
+    },
+    roots: async () => (await server.listRoots()).roots.map((root) => root.uri).join(","),
+    forget: async () => {
+      setTimeout(() => {
+        for (const transport of sessions.values()) void transport.close();
+        sessions.clear();
+      }, 10);
+      return "forgotten";
+    },
+  };
 
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
-  const run = tools[request.params.name];
-  if (!run) throw new Error(`unknown tool ${request.params.name}`);
-  return { content: [{ type: "text", text: await run() }] };
-});
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: Object.keys(tools).map((name) => ({
+      name,
+      inputSchema: { type: "object", properties: {} },
+    })),
+  }));
 
-await server.connect(new StdioServerTransport());
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const run = tools[request.params.name];
+    if (!run) throw new Error(`unknown tool ${request.params.name}`);
+    return { content: [{ type: "text", text: await run() }] };
+  });
+
+  return server;
+}
+
+if (process.argv.includes("--port")) {
+  const { serve } = await import("../helpers/sdk-v1-serve.mjs");
+  await serve(makeServer, sessions);
+} else await makeServer().connect(new StdioServerTransport());
