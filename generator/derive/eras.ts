@@ -2,6 +2,7 @@ import type { ProtocolModel, TypeNode } from "../ir/model.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
 import { describeFacts, wireFacts, type DescribeSource, type WireFacts } from "../ir/wire.js";
 import { diffModels } from "../diff/index.js";
+import { featureFacts } from "../ir/features.js";
 import { WIRE_CONVENTIONS } from "../ir/conventions.js";
 import type { EraDescription } from "../../runtime/shared/protocol.js";
 
@@ -112,6 +113,14 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
     }
     methods[method] = { results: request.method.results, drop, fill };
   }
+  // Every other request of the legacy revision a client may send, the handshake aside: the
+  // client sends it as it is (the server answers those it has a role for itself).
+  const ownRequests: Record<string, EraDescription["ownRequests"][string]> = {};
+  for (const request of wire.legacy.requests) {
+    const method = request.method.method;
+    if (method === lifecycle.initialize || Object.hasOwn(methods, method)) continue;
+    ownRequests[method] = { results: request.method.results };
+  }
 
   const initializeRequest = wire.legacy.requests.find(
     (r) => r.method.method === lifecycle.initialize,
@@ -152,7 +161,44 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
       Object.entries(describeFacts(legacy).fields).find(
         ([, source]) => source === "capabilities",
       )?.[0] ?? null,
+    toolSchemaKeywords: toolSchemaKeywords(modern, legacy),
+    ownRequests,
   };
+}
+
+/**
+ * The protocol's own JSON Schema keywords (`WIRE_CONVENTIONS.schemaKeyword`) the modern revision's
+ * tool input schema documents and the legacy one's does not: what a legacy tool listing must not
+ * carry. `null` when there are none, or either revision has no tools.
+ */
+function toolSchemaKeywords(
+  modern: ProtocolModel,
+  legacy: ProtocolModel,
+): EraDescription["toolSchemaKeywords"] {
+  const tools = featureFacts(modern).tools;
+  if (!tools || !featureFacts(legacy).tools) return null;
+  const known = new Set(documentedKeywords(legacy));
+  const drop = documentedKeywords(modern).filter((keyword) => !known.has(keyword));
+  if (drop.length === 0) return null;
+  return { list: tools.list, items: tools.items, schema: tools.inputSchema, drop };
+}
+
+/** The keywords of the protocol's own a revision's tool input schema documents, in order. */
+function documentedKeywords(model: ProtocolModel): string[] {
+  const tools = featureFacts(model).tools;
+  if (!tools) return [];
+  const index = new ModelIndex(model);
+  const list = methodRoles(model.methods).find(
+    (m) => m.kind === "request" && m.method === tools.list,
+  );
+  const items = index.property(
+    list?.results[0] ? { kind: "ref", name: list.results[0] } : null,
+    tools.items,
+  )?.type;
+  const tool = items?.kind === "array" ? items.items : null;
+  const doc = index.property(tool, tools.inputSchema)?.doc.text ?? "";
+  const found = [...doc.matchAll(WIRE_CONVENTIONS.schemaKeyword)].map((match) => match[1]!);
+  return [...new Set(found)];
 }
 
 /** What a modern-only field is for a legacy answer: complete, and not cacheable; `null` for any other field. */

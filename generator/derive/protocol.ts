@@ -215,6 +215,7 @@ function checkEra(legacy: ProtocolModel, era: EraDescription, fail: (what: strin
     era.initializeResult,
     ...Object.values(era.methods).flatMap((m) => m.results),
     ...Object.values(era.serverRequests).flatMap((r) => r.results),
+    ...Object.values(era.ownRequests).flatMap((r) => r.results),
   ];
   for (const name of definitions)
     if (name !== null && !index.get(name))
@@ -232,6 +233,7 @@ function checkEra(legacy: ProtocolModel, era: EraDescription, fail: (what: strin
     era.progress,
     ...Object.keys(era.methods),
     ...Object.keys(era.serverRequests),
+    ...Object.keys(era.ownRequests),
     ...era.notifications,
   ];
   for (const method of named)

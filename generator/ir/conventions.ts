@@ -100,6 +100,12 @@ export const WIRE_CONVENTIONS = {
   progressTokenType: "ProgressToken",
   logLevelType: "LoggingLevel",
   requestIdType: "RequestId",
+  /**
+   * What a JSON Schema keyword of the protocol's own looks like (an extension keyword, `x-` by
+   * JSON Schema's custom): a revision defines those its tool input schema's documentation names
+   * in backticks (`x-mcp-header`); one it does not name is not part of that revision.
+   */
+  schemaKeyword: /`(x-[A-Za-z0-9-]+)`/g,
 } as const;
 
 /**

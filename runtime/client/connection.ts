@@ -21,7 +21,7 @@ import {
   UnsupportedProtocolVersionError,
 } from "./errors.js";
 import { eraOf, type LegacyEra, type LegacySession } from "./legacy.js";
-import type { CallOptions, ConnectOutcome, CoreOptions } from "./options.js";
+import { put, type CallOptions, type ConnectOutcome, type CoreOptions } from "./options.js";
 import type { ClientProtocol } from "./protocol.js";
 import { ErrorCode } from "../shared/jsonrpc.js";
 import type { HandshakeDescription } from "../shared/protocol.js";
@@ -46,6 +46,12 @@ export class Connection {
   session: LegacySession | null = null;
   /** The era whose handshake is being sent (its request carries no version header yet). */
   handshaking: LegacyEra | null = null;
+  /**
+   * The log level asked for (`setLogLevel`); `null`: none. A modern server gets it in every later
+   * request's metadata; a legacy session by its era's request, sent again on each session opened
+   * after (a server that ended the session forgot it).
+   */
+  logLevel: string | null = null;
   /** The era of the server was taken from `eraCache`: a failure re-probes instead of trusting it. */
   eraFromCache = false;
   private ready: Promise<ConnectOutcome | null> | null = null;
@@ -295,6 +301,18 @@ export class Connection {
         { headers: this.headers(era.protocolVersion, era.initialized) },
       );
     await this.options.transport.sessionOpened?.(era.protocolVersion);
+    const level = this.logLevel;
+    const setLevel = era.setLevel;
+    if (level !== null && setLevel) {
+      const params: Record<string, unknown> = {};
+      put(params, setLevel.param, level);
+      // The session works without it: a refusal is told, not thrown.
+      await this.call(setLevel.method, params, {}).catch((error: unknown) =>
+        this.options.log?.(
+          `mcp client: the new session did not take the log level ${level}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
     return {
       era: "legacy",
       protocolVersion: era.protocolVersion,

@@ -19,7 +19,7 @@ import { clientCache, type Cache } from "./cache.js";
 import { Caller } from "./call.js";
 import { Connection } from "./connection.js";
 import { Deprecations } from "./deprecations.js";
-import { TransportError } from "./errors.js";
+import { MethodNotInEraError, TransportError } from "./errors.js";
 import { clientCapabilities, InputRequests } from "./input.js";
 import type { LegacyEra } from "./legacy.js";
 import { LegacyCalls } from "./legacy-call.js";
@@ -58,7 +58,11 @@ export class ClientCore {
       options.transport.cacheKey,
       protocol.envelope.cacheHints,
     );
-    const deprecations = new Deprecations(options.onDeprecated, log);
+    const deprecations = new Deprecations(
+      options.onDeprecated,
+      log,
+      () => this.connection.session !== null,
+    );
     // Connecting sends its handshake or probe as a call: the caller exists by the time it does.
     const connection = new Connection(
       protocol,
@@ -202,6 +206,28 @@ export class ClientCore {
     options: CallOptions = {},
   ): Promise<Record<string, unknown>> {
     return this.caller.request(method, params, options);
+  }
+
+  /**
+   * Asks the server to send log messages at `level` and above, as the revision in use says: on a
+   * legacy session, the era's own request (`logging/setLevel`); with a modern server, the level in
+   * the metadata of every later request (the revision's `logLevel` key). A server era with neither
+   * is `MethodNotInEraError`.
+   */
+  async setLogLevel(level: string, options: CallOptions = {}): Promise<void> {
+    await this.connection.connect();
+    const era = this.connection.session?.era;
+    if (era) {
+      if (!era.setLevel) throw new MethodNotInEraError(era.revision, "setting the log level");
+      const params: Record<string, unknown> = {};
+      put(params, era.setLevel.param, level);
+      await this.request(era.setLevel.method, params, options);
+      this.connection.logLevel = level;
+      return;
+    }
+    if (!this.protocol.meta.logLevel)
+      throw new MethodNotInEraError(this.protocol.revision, "setting the log level");
+    this.connection.logLevel = level;
   }
 
   /**

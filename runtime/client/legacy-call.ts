@@ -51,8 +51,9 @@ export class LegacyCalls {
   /**
    * A modern call on a legacy session: the request the legacy revision has for it (its params
    * without the modern `_meta` keys), its answer checked against the legacy result, then given the
-   * fields the modern result requires. Discovery is answered from the handshake; a method the
-   * revision lacks is `MethodNotInEraError`. A session the server ended (HTTP 404) is opened again
+   * fields the modern result requires. A request of the legacy revision's own with no modern form
+   * (`ownRequests`) is sent as it is and its answer checked by the legacy revision. Discovery is
+   * answered from the handshake; a method the revision lacks is `MethodNotInEraError`. A session the server ended (HTTP 404) is opened again
    * and the request sent once more, once per call and within `sessionReopens`.
    */
   async call(
@@ -69,7 +70,10 @@ export class LegacyCalls {
     const handshake = method === era.initialize;
     if (!handshake && era.discover && method === era.discover.method && connection.session)
       return describeSession(connection.session, era.discover, metaField);
-    const legacy = handshake ? { result: null, fill: {} } : own(era.methods, method);
+    // A modern request the era has, else one of the era's own (ping, the log level…), sent as is.
+    const legacy = handshake
+      ? { result: null, fill: {} }
+      : (own(era.methods, method) ?? ownRequest(era, method));
     if (!legacy) throw new MethodNotInEraError(era.revision, method);
     const progressToken =
       options.onProgress && legacyMetaKey(era, "progressToken")
@@ -141,4 +145,13 @@ export class LegacyCalls {
       keys.push(lifecycle.protocolVersionKey, lifecycle.clientCapabilitiesKey);
     return new Set(keys.filter((k): k is string => k !== null));
   }
+}
+
+/** A request of the era's own (no modern form), as the bridge sends it: checked, nothing filled in. */
+function ownRequest(
+  era: LegacyEra,
+  method: string,
+): { result: LegacyEra["ownRequests"][string]["result"]; fill: Record<string, never> } | undefined {
+  const request = own(era.ownRequests, method);
+  return request ? { result: request.result, fill: {} } : undefined;
 }

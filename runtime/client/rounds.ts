@@ -60,6 +60,10 @@ export class Rounds {
       const params: Record<string, unknown> = Object.assign({}, base);
       const given = base[metaField];
       const meta: Record<string, unknown> = isRecord(given) ? Object.assign({}, given) : {};
+      // The level `setLogLevel` asked for, unless the caller's own metadata names one.
+      const logLevelKey = protocol.meta.logLevel;
+      if (logLevelKey && connection.logLevel !== null && meta[logLevelKey] === undefined)
+        meta[logLevelKey] = connection.logLevel;
       for (const key in protocol.deprecated.metaKeys) {
         if (meta[key] !== undefined) this.deprecations.report(protocol.deprecated.metaKeys[key]);
       }

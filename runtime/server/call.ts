@@ -23,6 +23,9 @@ import type { Protocol } from "./protocol.js";
 import type { Results } from "./results.js";
 import { isThenable, type Delivery, type Outcome } from "./transport.js";
 
+/** The deprecation reporter of a legacy session's handlers: the modern revision's notices do not apply. */
+const NOT_REPORTED = (): void => undefined;
+
 /** A request on its way to its handler: what serving, resuming and invoking it read. */
 interface Call {
   request: JsonRpcRequest;
@@ -150,7 +153,8 @@ export class Calls {
       delivery,
       inputResponses,
       state,
-      this.reportDeprecated,
+      // What the modern revision deprecates is not deprecated in a legacy session's revision.
+      era === null ? this.reportDeprecated : NOT_REPORTED,
     );
     let answer: unknown;
     try {
@@ -235,6 +239,7 @@ export class Calls {
         new RpcError(this.protocol.errors.missingCapability, "Missing required client capability", {
           requiredCapabilities: missing,
         }),
+      (method) => own(this.protocol.inputRequests, method)?.capability ?? null,
     );
     return this.settle(request, rounds, (final) =>
       this.conclude(

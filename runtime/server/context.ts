@@ -30,7 +30,9 @@ export interface RequestContext {
   state: unknown;
   /**
    * Why an input request of the last round got no answer (on an initialize-era session: the client
-   * answered with an error, did not answer in time, or the request was cancelled); else `undefined`.
+   * answered with an error, did not answer in time, or the request was cancelled; or it could not
+   * be asked, its revision or its declared capabilities lacking the request: the missing-capability
+   * error); else `undefined`.
    */
   inputError: RpcError | undefined;
   /** Throws MissingRequiredClientCapability unless the client declared every capability given. */

@@ -282,8 +282,8 @@ export class Dispatcher implements MessageHandler {
 
   /**
    * The request's outcome: at once when it is ready, else a promise that never rejects.
-   * Its deprecated features are reported; on a dual-era server an initialize-era request goes to
-   * its session; then the lifecycle checks, what the runtime answers itself (discovery, a
+   * On a dual-era server an initialize-era request goes to its session; a modern one has its
+   * deprecated features reported; then the lifecycle checks, what the runtime answers itself (discovery, a
    * subscription), and the handler.
    */
   private request(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
@@ -291,13 +291,17 @@ export class Dispatcher implements MessageHandler {
     const params = request.params ?? {};
     const sent = params[this.protocol.envelope.meta];
     const meta = isRecord(sent) ? sent : {};
-    this.deprecations.reportUse(request.method, meta);
-    if (lifecycle.kind === "stateful")
+    if (lifecycle.kind === "stateful") {
+      this.deprecations.reportUse(request.method, meta);
       return this.requestStateful(lifecycle, request, params, meta, delivery);
+    }
     if (this.legacy) {
+      // An initialize-era request is reported by its own revision, which deprecates none of this
+      // revision's features: only a modern request's use is reported.
       const legacy = this.routeLegacy(this.legacy, lifecycle, request, params, delivery);
       if (legacy !== null) return legacy;
     }
+    this.deprecations.reportUse(request.method, meta);
     const refused = refusedStateless(
       this.protocol,
       lifecycle,

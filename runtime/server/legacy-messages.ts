@@ -67,6 +67,7 @@ export function legacyResult(
   call: LegacyCall,
   result: Record<string, unknown>,
   metaField: string,
+  method: string,
 ): Record<string, unknown> {
   const shaped: Record<string, unknown> = {};
   const drop = call.method.drop;
@@ -79,7 +80,42 @@ export function legacyResult(
       if (Object.keys(meta).length > 0) shaped[metaField] = meta;
     }
   }
+  const keywords = call.protocol.toolSchemaKeywords;
+  if (keywords && method === keywords.list && Array.isArray(shaped[keywords.items]))
+    shaped[keywords.items] = (shaped[keywords.items] as unknown[]).map((tool) =>
+      isRecord(tool) && isRecord(tool[keywords.schema])
+        ? { ...tool, [keywords.schema]: withoutKeywords(tool[keywords.schema], keywords.drop) }
+        : tool,
+    );
   return shaped;
+}
+
+/**
+ * A tool's input schema without the keywords its revision lacks (`drop`), on the schema itself
+ * and on every property schema reached through `properties`, where the protocol's keywords go (a
+ * property named like a keyword is a name, and stays). Copied where it changes: the handler's
+ * definition is left as it is, for the modern sessions it is also served to.
+ */
+function withoutKeywords(schema: unknown, drop: readonly string[]): unknown {
+  if (!isRecord(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key) || drop.includes(key)) continue;
+    const value = schema[key];
+    // A data property: a key such as `__proto__` stays data.
+    Object.defineProperty(out, key, {
+      value:
+        key === "properties" && isRecord(value)
+          ? Object.fromEntries(
+              Object.entries(value).map(([name, sub]) => [name, withoutKeywords(sub, drop)]),
+            )
+          : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 /** A modern notification as a legacy revision sends it. */

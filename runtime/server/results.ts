@@ -107,7 +107,7 @@ export class Results {
   ): Outcome {
     // Not finished as a modern result first: what that adds (resultType, caching hints, the server's
     // metadata) is exactly what the legacy shape leaves out.
-    const shaped = legacyResult(era, result, this.protocol.envelope.meta);
+    const shaped = legacyResult(era, result, this.protocol.envelope.meta, request.method);
     const check = era.method.result(shaped);
     if (!check.ok) {
       const first = check.errors?.[0];

@@ -316,12 +316,29 @@ export interface EraDescription {
   notificationParams: NotificationParamsDescription;
   /** The handshake result's field holding the server's capabilities. */
   serverCapabilities: string | null;
+  /**
+   * The JSON Schema keywords of the modern revision's own that the legacy one lacks (`x-mcp-header`
+   * before 2026-07-28), removed from the tool input schemas a legacy tool listing carries: the
+   * listing method, its items field, and the input schema field of an item. `null`: none to remove.
+   */
+  toolSchemaKeywords: {
+    list: string;
+    items: string;
+    schema: string;
+    drop: readonly string[];
+  } | null;
+  /**
+   * The legacy revision's requests a client sends that have no modern form (`ping`, the log
+   * level, subscriptions, …), each with its legacy result definitions: sent as they are, their
+   * answers checked against these and handed back unchanged.
+   */
+  ownRequests: Readonly<Record<string, { results: readonly string[] }>>;
 }
 
 /** An initialize-era revision as a server and a client read it: its description with the legacy revision's validators in place. */
 export interface LegacyEra extends Omit<
   EraDescription,
-  "initializeResult" | "methods" | "serverRequests"
+  "initializeResult" | "methods" | "serverRequests" | "ownRequests"
 > {
   /** Validates the handshake's result. */
   initializeResult: Validate;
@@ -332,6 +349,7 @@ export interface LegacyEra extends Omit<
     >
   >;
   serverRequests: Readonly<Record<string, { capability: string; response: Validate }>>;
+  ownRequests: Readonly<Record<string, { result: Validate }>>;
 }
 
 /** The legacy `_meta` key of a role (`progressToken`…), or `null` when the legacy revision has none. */
@@ -437,6 +455,12 @@ function bindEra(era: EraDescription, validators: ValidatorsModule): LegacyEra {
       Object.entries(era.serverRequests).map(([method, request]) => [
         method,
         { capability: request.capability, response: results(request.results) },
+      ]),
+    ),
+    ownRequests: Object.fromEntries(
+      Object.entries(era.ownRequests).map(([method, request]) => [
+        method,
+        { result: results(request.results) },
       ]),
     ),
   };

@@ -1,7 +1,8 @@
 /*
  * The dual-era server the dual-era tests (test/runtime/server/dual-era*.test.ts) drive by hand
  * (generated/dual: 2026-07-28 with the default --legacy, every released initialize-era revision): its
- * handlers (one tool that asks for input by elicitation), a server built from definitions, an
+ * handlers (one tool that asks for input by elicitation and falls back on `ctx.inputError`, one that
+ * asks again whatever happened), a server built from definitions, an
  * initialize request, and a stdio connection on in-memory streams.
  */
 import { PassThrough } from "node:stream";
@@ -24,6 +25,8 @@ export const elicit = {
 export const handlers: Handlers = {
   "tools/list": () => ({ tools: [{ name: "ask", inputSchema: { type: "object" } }] }),
   "tools/call": (params, ctx) => {
+    // "insist" has no fallback: it asks again whatever the last round's error.
+    if (params.name === "insist") return ctx.inputRequired({ name: elicit }, { asked: 1 });
     if (params.name !== "ask") return { content: [{ type: "text", text: `echo ${params.name}` }] };
     if (ctx.inputError) {
       seen.inputErrors.push(ctx.inputError.message);

@@ -67,13 +67,12 @@ describe.each(["stdio", "http"] as const)("Inspector CLI over %s", (kind) => {
   }, 60_000);
 
   it("a tool whose handler needs sampling, which the Inspector CLI does not declare, gets the missing-capability error", async () => {
+    // A handler with no fallback: it asks again after the missing capability (ctx.inputError).
     const called = await inspector(target(), [
       "--method",
       "tools/call",
       "--tool-name",
-      "test_sampling",
-      "--tool-arg",
-      "prompt=hi",
+      "test_input_required_result_sampling",
     ]);
     // A JSON-RPC error on a session travels in a 200 answer, so the Inspector shows the error itself.
     expect(called).toEqual({

@@ -38,6 +38,7 @@ export const CLIENT_CONVENTIONS = {
     "notifications",
     "protocolVersion",
     "clearCache",
+    "setLogLevel",
     "constructor",
   ],
 } as const;
@@ -158,6 +159,14 @@ export const clientTarget: Target = {
     ];
     const protocol = code`${file.use(MODULES.protocol.value("bindProtocol"))}(${join(bind)})`;
     const legacyEras = eras.length > 0 ? code`CLIENT_PROTOCOL.eras` : code`[]`;
+    // A stateless revision sets the log level in each request's metadata, an era by its own
+    // request: one typed method for both (a stateful revision has its request as a method).
+    const logLevel =
+      description.lifecycle.kind === "stateless" &&
+      defined(WIRE_CONVENTIONS.logLevelType) &&
+      (description.meta.logLevel !== null || eras.some((era) => era.setLevel !== null))
+        ? { type: t(WIRE_CONVENTIONS.logLevelType) }
+        : null;
     const content = file.render("client.ts.hbs", {
       from: { client: file.from(MODULES.client), clientHttp: file.from(RUNTIME.clientHttp) },
       methods: methods.map((m, i) => ({
@@ -181,6 +190,7 @@ export const clientTarget: Target = {
       capabilitiesType,
       notificationType,
       listen,
+      logLevel,
       ownParams: join(own.map(str), code` | `),
     });
     return [

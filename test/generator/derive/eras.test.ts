@@ -101,6 +101,42 @@ describe("eraDescription(2026-07-28, 2025-11-25)", () => {
       expect(era.methods[method]).toBeUndefined();
   });
 
+  it("gives a client every other request of the legacy revision, the handshake aside, with its legacy results", () => {
+    expect(era.ownRequests).toEqual({
+      ping: { results: ["EmptyResult"] },
+      "logging/setLevel": { results: ["EmptyResult"] },
+      "resources/subscribe": { results: ["EmptyResult"] },
+      "resources/unsubscribe": { results: ["EmptyResult"] },
+      "tasks/get": { results: ["GetTaskResult"] },
+      "tasks/result": { results: ["GetTaskPayloadResult"] },
+      "tasks/cancel": { results: ["CancelTaskResult"] },
+      "tasks/list": { results: ["ListTasksResult"] },
+    });
+    for (const method of Object.keys(era.ownRequests)) expect(era.methods[method]).toBeUndefined();
+    expect(era.ownRequests[era.initialize]).toBeUndefined();
+  });
+
+  it("drops from legacy tool listings the schema keywords the modern tool input schema documents and the legacy one does not", () => {
+    expect(era.toolSchemaKeywords).toEqual({
+      list: "tools/list",
+      items: "tools",
+      schema: "inputSchema",
+      drop: ["x-mcp-header"],
+    });
+  });
+
+  it("drops nothing when the legacy tool input schema documents the same keywords", () => {
+    // 2025-11-25 with the 2026-07-28 Tool: its input schema documents x-mcp-header too.
+    const keywords = eraDescription(modern, {
+      ...r1125,
+      definitions: r1125.definitions.map((d) => {
+        const twin = modern.definitions.find((m) => m.name === d.name);
+        return d.name === "Tool" && twin ? { ...d, type: twin.type } : d;
+      }),
+    }).toolSchemaKeywords;
+    expect(keywords).toBeNull();
+  });
+
   it("finds the session requests by their shape: ping, the log level, the per-resource subscription pair and the param naming the resource", () => {
     expect(era.ping).toBe("ping");
     expect(era.setLevel).toEqual({

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../../generated/2026-07-28/client.js";
 import { INFO, fakeTransport, results, type Answer, type Msg } from "../../helpers/client-fake.js";
+import { Deprecations } from "../../../generated/2026-07-28/runtime/client/deprecations.js";
 
 const ok = (result: Msg): Answer => ({ result });
 const sample = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } };
@@ -84,5 +85,23 @@ describe("deprecation reports of the generated client", () => {
         l.startsWith("mcp client: deprecated feature used: LoggingMessageNotification"),
       ),
     ).toHaveLength(1);
+  });
+});
+
+describe("notices follow the era of the connection", () => {
+  it("reports nothing while the connection is on a legacy session, and reports it once the server is modern", () => {
+    const notices: string[] = [];
+    let legacy = true;
+    const deprecations = new Deprecations(
+      (n) => notices.push(n),
+      () => undefined,
+      () => legacy,
+    );
+    deprecations.report("X is deprecated");
+    expect(notices).toEqual([]);
+    legacy = false;
+    deprecations.report("X is deprecated");
+    deprecations.report("X is deprecated");
+    expect(notices).toEqual(["X is deprecated"]);
   });
 });

@@ -277,4 +277,26 @@ describe("against our dual-era server (the conformance fixture)", () => {
       }
     },
   );
+
+  it("setLogLevel on a modern server: the level travels in every later request's _meta, and the tool's log messages come", async () => {
+    const { client, asked } = dualClient(httpTransport(fixture.url));
+    const messages = () =>
+      asked.notifications
+        .filter((n) => n.method === "notifications/message")
+        .map((n) => (n.params as { data?: unknown }).data);
+    try {
+      await client.callTool({ name: "test_tool_with_logging" });
+      expect(messages()).toEqual([]);
+      await client.setLogLevel("info");
+      expect(client.era).toBe("modern");
+      await client.callTool({ name: "test_tool_with_logging" });
+      expect(messages()).toEqual([
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -135,15 +135,67 @@ describe("over stdio", () => {
     });
   });
 
-  it("a client without the elicitation capability is never asked: -32021 (missing capability) naming it", async () => {
-    const c = await session(makeServer(), {});
-    c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {} } });
-    expect((await c.reply(2)).error).toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { elicitation: {} } },
-    });
-    expect(c.received.some((m) => m.method === "elicitation/create")).toBe(false);
+  // Each era without a way to ask: 2025-11-25 and 2025-06-18 have elicitation but the client did not
+  // declare it; 2025-03-26 and 2024-11-05 have no elicitation at all, whatever the client declares.
+  const unaskable = [
+    ...PROTOCOL_DESCRIPTION.eras.map((era) => ({ version: era.protocolVersion, capabilities: {} })),
+    ...PROTOCOL_DESCRIPTION.eras
+      .filter((era) => !Object.keys(era.serverRequests).includes(elicit.method))
+      .map((era) => ({ version: era.protocolVersion, capabilities: { elicitation: {} } })),
+  ];
+
+  it("the eras without elicitation are the two oldest", () => {
+    expect(unaskable.filter((c) => "elicitation" in c.capabilities).map((c) => c.version)).toEqual([
+      "2025-03-26",
+      "2024-11-05",
+    ]);
   });
+
+  it.each(unaskable)(
+    "$version, client capabilities $capabilities: never asked; the handler falls back on the missing-capability error in ctx.inputError",
+    async ({ version, capabilities }) => {
+      const c = stdio(makeServer());
+      closers.push(c.close);
+      c.send(initialize(1, version, capabilities));
+      await c.reply(1);
+      c.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "ask", arguments: {} },
+      });
+      expect((await c.reply(2)).result).toEqual({
+        isError: true,
+        content: [{ type: "text", text: "no answer: Missing required client capability" }],
+      });
+      expect(seen.inputErrors).toEqual(["Missing required client capability"]);
+      expect(c.received.some((m) => m.method === elicit.method)).toBe(false);
+    },
+  );
+
+  it.each(unaskable)(
+    "$version, client capabilities $capabilities: a handler asking again gets -32021 naming elicitation, never -32603",
+    async ({ version, capabilities }) => {
+      const c = stdio(makeServer());
+      closers.push(c.close);
+      c.send(initialize(1, version, capabilities));
+      await c.reply(1);
+      c.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "insist", arguments: {} },
+      });
+      expect((await c.reply(2)).error).toEqual({
+        code: -32021,
+        message: "Missing required client capability",
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
+      expect(c.received.some((m) => m.method === elicit.method)).toBe(false);
+      c.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+      expect((await c.reply(3)).result).toEqual({});
+    },
+  );
 
   it("a client that never answers: the request times out, is cancelled on the wire, and the handler sees the error", async () => {
     const c = await session(makeServer({ inputTimeoutMs: 50 }));

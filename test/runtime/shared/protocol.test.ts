@@ -156,6 +156,8 @@ describe("bindProtocol", () => {
       progress: null,
       notificationParams: { progress: null, cancelled: null, message: null },
       serverCapabilities: null,
+      toolSchemaKeywords: null,
+      ownRequests: { "old/ping": { results: [result] } },
     });
     const eras = [era("new", "A"), era("old", "B")];
     const bound = bindProtocol(description({ eras }), V, [
@@ -172,6 +174,8 @@ describe("bindProtocol", () => {
     expect(bound.eras[0]!.initializeResult({ kind: "Hello" }).ok).toBe(true);
     expect(bound.eras[0]!.serverRequests["ask/user"]!.response({ kind: "A" }).ok).toBe(false);
     expect(bound.eras[0]!.serverRequests["ask/user"]!.capability).toBe("asking");
+    expect(bound.eras[0]!.ownRequests["old/ping"]!.result({ kind: "A" }).ok).toBe(true);
+    expect(bound.eras[1]!.ownRequests["old/ping"]!.result({ kind: "A" }).ok).toBe(false);
     expect(legacyMetaKey(bound.eras[0]!, "progressToken")).toBe("oldToken");
     // One validators module per era, or the generator is wrong.
     expect(() => bindProtocol(description({ eras }), V, [validators("Hello", "A")])).toThrow(
