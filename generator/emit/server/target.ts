@@ -89,7 +89,7 @@ export const serverTarget: Target = {
         content,
         entry: { platform: "node" },
         description:
-          "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio or Streamable HTTP (Node)",
+          "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio, or Streamable HTTP as a `node:http` listener or a web-standard `fetch` handler (Bun, Deno, Workers); imports no `node:` module at load",
       },
       ...legacy.flatMap((old) => legacyFiles({ ...ctx, model: old, generatorVersion })),
     ];
