@@ -176,7 +176,7 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
     );
     const ms = Math.round(performance.now() - started);
     io.stderr(
-      `mcp-gen: ${schema.revision}: wrote ${plural(written.files.length, "file")} to ${shownPath(io.cwd, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
+      `mcp-gen: ${schema.revision}: ${outcome(written.files.length, written.plan.changes, shownPath(io.cwd, outDir))} (schema from ${schema.origin}, ${ms} ms)\n`,
     );
     return { ...result, files: written.files, changes: written.plan.changes, checks: [] };
   };
@@ -231,7 +231,7 @@ async function toolsJob(
       { force: request.force },
     );
     io.stderr(
-      `mcp-gen: tools from ${shownPath(io.cwd, tools.file)}: wrote ${plural(files.length, "file")} to ${shownPath(io.cwd, outDir)}\n`,
+      `mcp-gen: tools from ${shownPath(io.cwd, tools.file)}: ${outcome(files.length, plan.changes, shownPath(io.cwd, outDir))}\n`,
     );
     return {
       name: "tools",
@@ -257,6 +257,22 @@ function compared(outDir: string, files: readonly GeneratedFile[], io: CliIO) {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * What a run did to its folder, in words: a run that changed nothing says so rather than counting
+ * every file as written, and one that changed some says how many it left as they were.
+ */
+export function outcome(total: number, changes: readonly OutputChange[], dir: string): string {
+  const written = changes.filter((c) => c.kind !== "removed").length;
+  const removed = changes.length - written;
+  if (changes.length === 0)
+    return `up to date, nothing written (${plural(total, "file")} in ${dir})`;
+  const rest = [
+    ...(written < total ? [`${total - written} unchanged`] : []),
+    ...(removed > 0 ? [`${removed} removed`] : []),
+  ];
+  return `wrote ${plural(written, "file")} to ${dir}${rest.length > 0 ? `, ${rest.join(", ")}` : ""}`;
+}
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */
 function selectRevisions(request: GenerateRequest, io: CliIO): string[] {
