@@ -15,7 +15,14 @@ import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
 import { checkLegacyList, legacyModels } from "./legacy.js";
 import { legacyInput } from "../derive/legacy-default.js";
-import { GENERATE_OPTIONS, regenerateCommand, TOOLS_OPTIONS } from "./options.js";
+import {
+  changedInputs,
+  GENERATE_OPTIONS,
+  regenerateCommand,
+  TOOLS_OPTIONS,
+  type OptionTable,
+} from "./options.js";
+import { readManifest } from "../emit/manifest.js";
 import { shownPath, type GenerateRequest } from "./request.js";
 import { generatorVersion } from "./version.js";
 
@@ -41,6 +48,8 @@ export interface RunResult {
   changes: OutputChange[];
   /** With `check`: why each file would change, with its diff. */
   checks: FileCheck[];
+  /** With `check`: the input options that differ from the run that wrote the folder, as phrases. */
+  changedOptions?: string[];
 }
 
 /** One output folder's work, run once, or again by `--watch` when `watched` changes. */
@@ -169,7 +178,10 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
       const files = await inSchemaFile(schema.schemaFile, model.source.file, () =>
         renderRevision(model, version, options),
       );
-      return { ...result, ...compared(outDir, files, io) };
+      return {
+        ...result,
+        ...compared(outDir, files, io, { regenerate: options.regenerate, table: GENERATE_OPTIONS }),
+      };
     }
     const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
       writeRevision(model, options),
@@ -218,7 +230,12 @@ async function toolsJob(
       generatorVersion: generatorVersion(),
       regenerate,
     });
-    if (check) return { name: "tools", outDir, ...compared(outDir, files, io) };
+    if (check)
+      return {
+        name: "tools",
+        outDir,
+        ...compared(outDir, files, io, { regenerate, table: TOOLS_OPTIONS }),
+      };
     const plan = writeOutput(
       outDir,
       files,
@@ -244,9 +261,21 @@ async function toolsJob(
   return { watched: tools.file, outDir, run };
 }
 
-function compared(outDir: string, files: readonly GeneratedFile[], io: CliIO) {
+/**
+ * What a run would change in `outDir`, per file; and which input options differ from the ones the
+ * folder's manifest recorded (its regenerate command) against `inputs.regenerate`, this run's.
+ */
+function compared(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  io: CliIO,
+  inputs: { regenerate: string; table: OptionTable },
+) {
+  const recorded = readManifest(outDir)?.regenerate;
   const checks = checkOutput(outDir, files, shownPath(io.cwd, outDir));
   return {
+    changedOptions:
+      typeof recorded === "string" ? changedInputs(recorded, inputs.regenerate, inputs.table) : [],
     files: [],
     changes: checks.map(({ path, reason }): OutputChange => ({
       path,
