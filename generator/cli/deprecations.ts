@@ -2,16 +2,24 @@ import { readRevisions } from "../spec/revisions.js";
 import { UsageError, type CliIO } from "./context.js";
 import { formatTable } from "./table.js";
 import { resolveForCli } from "./generate.js";
+import { withProjectDefaults } from "./project-defaults.js";
 
 /**
- * `mcp-gen deprecations --revision R`: the revision's deprecation registry, as a table or JSON.
+ * `mcp-gen deprecations [--revision R]`: the revision's (default: the config's) deprecation registry,
+ * as a table or JSON.
  * The migration is the tag's own sentence, else what the revision's changelog says, when the spec's
  * docs are beside its schema (`generator/spec/docs.ts`).
  */
 export async function deprecationsCommand(
-  args: { revision: string; format: string; specDir?: string | undefined; offline: boolean },
+  given: {
+    revision?: string | undefined;
+    format: string;
+    specDir?: string | undefined;
+    offline: boolean;
+  },
   io: CliIO,
 ): Promise<void> {
+  const args = withProjectDefaults(given, io);
   if (args.format !== "table" && args.format !== "json")
     throw new UsageError(`--format must be table or json, not "${args.format}"`);
   const schema = await resolveForCli(args.revision, args, io);

@@ -54,15 +54,16 @@ export type FlagValues<T extends OptionTable> = {
 const specDir = {
   flag: "spec-dir",
   type: "string",
-  describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)",
+  describe:
+    "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR, which beats the config's spec-dir)",
+  configKey: "spec-dir",
 } as const;
-/** The one revision a read-only command (ir, deprecations) is about. */
+/** The one revision a read-only command (ir, deprecations) is about; the config's when not given. */
 const oneRevision = {
   flag: "revision",
   alias: "r",
   type: "string",
-  required: true,
-  describe: "protocol revision",
+  describe: "protocol revision (default: the one mcp-gen.config.json names)",
 } as const;
 const offline = {
   flag: "offline",
@@ -269,8 +270,7 @@ export const DIFF_OPTIONS = {
     flag: "to",
     positional: true,
     type: "string",
-    required: true,
-    describe: "newer revision, or a schema.ts path",
+    describe: "newer revision, or a schema.ts path (default: the one mcp-gen.config.json names)",
   },
   format: {
     flag: "format",
