@@ -254,6 +254,12 @@ export const DEPRECATIONS_OPTIONS = {
     default: "table",
     describe: "output format",
   },
+  width: {
+    flag: "width",
+    type: "string",
+    describe:
+      "the table's width in characters, its long cells wrapped to fit (default: the terminal's, else 100; 0: no limit, one line per entry)",
+  },
   specDir,
   offline,
 } as const satisfies OptionTable;
