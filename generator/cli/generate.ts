@@ -98,8 +98,13 @@ async function prepareJobs(
 
   const jobs: Job[] = [];
   if (located.length > 0) {
-    const { loadModel } = await import("../load/index.js");
+    const { loadModel, schemaProject } = await import("../load/index.js");
+    // The run's first loads (each revision and the legacy ones it serves) share one TypeScript
+    // project; a --watch reload gets a project of its own, so a long watch does not accumulate them.
+    const project = schemaProject();
     const load = (schema: ResolvedSchema) =>
+      loadModel(schema.schemaFile, { revision: schema.revision, project });
+    const reload = (schema: ResolvedSchema) =>
       loadModel(schema.schemaFile, { revision: schema.revision });
     // Loaded once here (the default legacy set depends on each model); a --watch run reloads.
     const first = new Map(located.map((schema) => [schema.revision, load(schema)]));
@@ -120,7 +125,7 @@ async function prepareJobs(
         outDir: outDirFor(schema.revision, request, revisions.length),
         // async: a schema broken mid-edit under --watch is a rejected run, not a throw.
         run: async (check) => {
-          const model = preloaded ?? load(schema);
+          const model = preloaded ?? reload(schema);
           preloaded = undefined;
           return run(schema, model, legacy.get(schema.revision) ?? [], check);
         },
