@@ -27,7 +27,7 @@ export function toolsServer(): McpServer {
         source: "https://weather.example/forecast",
       } as const;
       return {
-        content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }],
+        content: [{ type: "text", text: JSON.stringify(structuredContent) }],
         structuredContent,
       };
     }),
@@ -37,7 +37,7 @@ export function toolsServer(): McpServer {
     defineTool("sum", ({ values }) => {
       const structuredContent = { total: values.reduce((a, b) => a + b, 0), count: values.length };
       return {
-        content: [{ type: "text" as const, text: String(structuredContent.total) }],
+        content: [{ type: "text", text: String(structuredContent.total) }],
         structuredContent,
       };
     }),
@@ -51,7 +51,7 @@ export function toolsServer(): McpServer {
         stops: Math.min(i, args.maxStops),
       }));
       return {
-        content: [{ type: "text" as const, text: `${flights.length} flights` }],
+        content: [{ type: "text", text: `${flights.length} flights` }],
         structuredContent: { flights },
       };
     }),

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
-import type { GeneratedFile } from "../emit/file.js";
+import { GENERATED_MARK, type GeneratedFile } from "../emit/file.js";
 import { readManifest, sha256 } from "../emit/manifest.js";
 import { planOutput } from "../emit/write.js";
 
@@ -25,6 +25,11 @@ export interface FileCheck {
   reason: CheckReason;
   /** A unified diff from the file on disk to what a run would write (changed files only). */
   diff?: string;
+  /**
+   * The file differs only in its generated header (the regenerate command, the generator's version,
+   * the source's hash): what an option change does to most files, reported once for them all.
+   */
+  headerOnly?: true;
 }
 
 const SAYS: Record<CheckReason, string> = {
@@ -79,6 +84,13 @@ export function checkOutput(
         headerOptions: FILE_HEADERS_ONLY,
       },
     );
-    return { path, reason, diff };
+    return reason === "regenerated" && withoutHeader(current) === withoutHeader(next)
+      ? { path, reason, diff, headerOnly: true }
+      : { path, reason, diff };
   });
+}
+
+/** A generated file's text after its header: the `//` lines it starts with (generatedHeader). */
+function withoutHeader(text: string): string {
+  return text.startsWith(GENERATED_MARK) ? text.replace(/^(?:\/\/.*\n)+/, "") : text;
 }

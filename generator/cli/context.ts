@@ -15,6 +15,8 @@ export interface CliIO {
   notice?: (line: string) => void;
   /** Replaces the global fetch (tests). */
   fetch?: typeof globalThis.fetch;
+  /** The terminal's width when stdout is one: what a table is fitted to. */
+  columns?: number;
 }
 
 export function processIO(): CliIO {
@@ -23,6 +25,7 @@ export function processIO(): CliIO {
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stdout.isTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
   };
 }
 

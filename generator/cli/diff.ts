@@ -5,10 +5,13 @@ import type { ProtocolModel } from "../ir/model.js";
 import { FAIL_ON, type Change, type FailOn } from "../diff/rules.js";
 import { UsageError, type CliIO } from "./context.js";
 import { resolveForCli } from "./generate.js";
+import { findConfig } from "./config-file.js";
+import { configRevision, specDirOf } from "./project-defaults.js";
 
 export interface DiffArgs {
   from: string;
-  to: string;
+  /** Default: the revision mcp-gen.config.json names. */
+  to?: string | undefined;
   format: string;
   failOn?: string | undefined;
   specDir?: string | undefined;
@@ -16,12 +19,18 @@ export interface DiffArgs {
 }
 
 /**
- * `mcp-gen diff <from> <to>`: every change between two revisions (or two `schema.ts` files), as
+ * `mcp-gen diff <from> [to]` (`to` by default the config's revision): every change between two revisions (or two `schema.ts` files), as
  * Markdown grouped by severity, JSON, or GitHub workflow annotations. With `--fail-on breaking` it
  * exits 1 when any change is breaking (`breaking-client`/`breaking-server`: any that breaks that
  * party, `breaking-both` included), after printing the report.
  */
-export async function diffCommand(args: DiffArgs, io: CliIO): Promise<void> {
+export async function diffCommand(given: DiffArgs, io: CliIO): Promise<void> {
+  const config = findConfig(undefined, io.cwd);
+  const args = {
+    ...given,
+    to: given.to ?? configRevision(config),
+    specDir: specDirOf(given.specDir, config, io),
+  };
   if (!["markdown", "json", "github"].includes(args.format))
     throw new UsageError(`--format must be markdown, json or github, not "${args.format}"`);
   const failOn = args.failOn as FailOn | undefined;

@@ -31,28 +31,38 @@ async function runCommand(request: GenerateRequest, io: CliIO): Promise<void> {
 }
 
 /**
- * `--check`: one line per file that would change, saying why, on stderr; the unified diff of every
- * changed file on stdout (a patch from the folder to what a run writes); then exit 1, or 0 when
- * everything is up to date.
+ * `--check`: per folder, the options that changed since the run that wrote it; one line for the
+ * files that differ only in their header (an option change alters every header), one line per other
+ * file that would change, saying why; on stdout the unified diff of every changed file (a patch from
+ * the folder to what a run writes); then exit 1, or 0 when everything is up to date.
  */
 function reportChecks(results: readonly RunResult[], io: CliIO): void {
-  const checks = results.flatMap((r) => {
-    const dir = shownPath(io.cwd, r.outDir);
-    return r.checks.map((c) => ({ ...c, shown: dir === "." ? c.path : `${dir}/${c.path}` }));
-  });
-  if (checks.length === 0) {
+  const count = results.reduce((n, r) => n + r.checks.length, 0);
+  if (count === 0) {
     io.stderr(
       `mcp-gen: --check: ${results.map((r) => shownPath(io.cwd, r.outDir)).join(", ")} up to date\n`,
     );
     return;
   }
-  for (const check of checks) {
-    io.stderr(`mcp-gen: --check: ${check.shown}: ${explain(check.reason)}\n`);
-    if (check.diff) io.stdout(check.diff);
+  for (const result of results) {
+    const dir = shownPath(io.cwd, result.outDir);
+    const shown = (path: string) => (dir === "." ? path : `${dir}/${path}`);
+    if (result.checks.length > 0 && result.changedOptions?.length)
+      io.stderr(`mcp-gen: --check: ${dir}: options changed: ${result.changedOptions.join(", ")}\n`);
+    const headerOnly = result.checks.filter((c) => c.headerOnly);
+    if (headerOnly.length > 0)
+      io.stderr(
+        `mcp-gen: --check: ${dir}: ${headerOnly.length === 1 ? `${shown(headerOnly[0]!.path)} differs` : `${headerOnly.length} files differ`} only in their generated header (it names the options, the source's sha256 and the generator)\n`,
+      );
+    for (const check of result.checks)
+      if (!check.headerOnly)
+        io.stderr(`mcp-gen: --check: ${shown(check.path)}: ${explain(check.reason)}\n`);
+    for (const check of result.checks) if (check.diff) io.stdout(check.diff);
   }
+  const checks = results.flatMap((r) => r.checks);
   const diffs = checks.some((c) => c.diff);
   const edited = checks.some((c) => c.reason.startsWith("edited by hand"));
   throw new GeneratorError(
-    `--check: ${checks.length} file${checks.length === 1 ? "" : "s"} would change${diffs ? " (the diff is on stdout)" : ""}; ${edited ? "move hand edits elsewhere, or pass --force to overwrite them" : "run the same command without --check to regenerate"}`,
+    `--check: ${count} file${count === 1 ? "" : "s"} would change${diffs ? " (the diff is on stdout)" : ""}; ${edited ? "move hand edits elsewhere, or pass --force to overwrite them" : "run the same command without --check to regenerate"}`,
   );
 }

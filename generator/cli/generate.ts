@@ -15,7 +15,14 @@ import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
 import { checkLegacyList, legacyModels } from "./legacy.js";
 import { legacyInput } from "../derive/legacy-default.js";
-import { GENERATE_OPTIONS, regenerateCommand, TOOLS_OPTIONS } from "./options.js";
+import {
+  changedInputs,
+  GENERATE_OPTIONS,
+  regenerateCommand,
+  TOOLS_OPTIONS,
+  type OptionTable,
+} from "./options.js";
+import { readManifest } from "../emit/manifest.js";
 import { shownPath, type GenerateRequest } from "./request.js";
 import { generatorVersion } from "./version.js";
 
@@ -41,6 +48,8 @@ export interface RunResult {
   changes: OutputChange[];
   /** With `check`: why each file would change, with its diff. */
   checks: FileCheck[];
+  /** With `check`: the input options that differ from the run that wrote the folder, as phrases. */
+  changedOptions?: string[];
 }
 
 /** One output folder's work, run once, or again by `--watch` when `watched` changes. */
@@ -89,8 +98,13 @@ async function prepareJobs(
 
   const jobs: Job[] = [];
   if (located.length > 0) {
-    const { loadModel } = await import("../load/index.js");
+    const { loadModel, schemaProject } = await import("../load/index.js");
+    // The run's first loads (each revision and the legacy ones it serves) share one TypeScript
+    // project; a --watch reload gets a project of its own, so a long watch does not accumulate them.
+    const project = schemaProject();
     const load = (schema: ResolvedSchema) =>
+      loadModel(schema.schemaFile, { revision: schema.revision, project });
+    const reload = (schema: ResolvedSchema) =>
       loadModel(schema.schemaFile, { revision: schema.revision });
     // Loaded once here (the default legacy set depends on each model); a --watch run reloads.
     const first = new Map(located.map((schema) => [schema.revision, load(schema)]));
@@ -111,7 +125,7 @@ async function prepareJobs(
         outDir: outDirFor(schema.revision, request, revisions.length),
         // async: a schema broken mid-edit under --watch is a rejected run, not a throw.
         run: async (check) => {
-          const model = preloaded ?? load(schema);
+          const model = preloaded ?? reload(schema);
           preloaded = undefined;
           return run(schema, model, legacy.get(schema.revision) ?? [], check);
         },
@@ -169,14 +183,17 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
       const files = await inSchemaFile(schema.schemaFile, model.source.file, () =>
         renderRevision(model, version, options),
       );
-      return { ...result, ...compared(outDir, files, io) };
+      return {
+        ...result,
+        ...compared(outDir, files, io, { regenerate: options.regenerate, table: GENERATE_OPTIONS }),
+      };
     }
     const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
       writeRevision(model, options),
     );
     const ms = Math.round(performance.now() - started);
     io.stderr(
-      `mcp-gen: ${schema.revision}: wrote ${plural(written.files.length, "file")} to ${shownPath(io.cwd, outDir)} (schema from ${schema.origin}, ${ms} ms)\n`,
+      `mcp-gen: ${schema.revision}: ${outcome(written.files.length, written.plan.changes, shownPath(io.cwd, outDir))} (schema from ${schema.origin}, ${ms} ms)\n`,
     );
     return { ...result, files: written.files, changes: written.plan.changes, checks: [] };
   };
@@ -218,7 +235,12 @@ async function toolsJob(
       generatorVersion: generatorVersion(),
       regenerate,
     });
-    if (check) return { name: "tools", outDir, ...compared(outDir, files, io) };
+    if (check)
+      return {
+        name: "tools",
+        outDir,
+        ...compared(outDir, files, io, { regenerate, table: TOOLS_OPTIONS }),
+      };
     const plan = writeOutput(
       outDir,
       files,
@@ -231,7 +253,7 @@ async function toolsJob(
       { force: request.force },
     );
     io.stderr(
-      `mcp-gen: tools from ${shownPath(io.cwd, tools.file)}: wrote ${plural(files.length, "file")} to ${shownPath(io.cwd, outDir)}\n`,
+      `mcp-gen: tools from ${shownPath(io.cwd, tools.file)}: ${outcome(files.length, plan.changes, shownPath(io.cwd, outDir))}\n`,
     );
     return {
       name: "tools",
@@ -244,9 +266,21 @@ async function toolsJob(
   return { watched: tools.file, outDir, run };
 }
 
-function compared(outDir: string, files: readonly GeneratedFile[], io: CliIO) {
+/**
+ * What a run would change in `outDir`, per file; and which input options differ from the ones the
+ * folder's manifest recorded (its regenerate command) against `inputs.regenerate`, this run's.
+ */
+function compared(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  io: CliIO,
+  inputs: { regenerate: string; table: OptionTable },
+) {
+  const recorded = readManifest(outDir)?.regenerate;
   const checks = checkOutput(outDir, files, shownPath(io.cwd, outDir));
   return {
+    changedOptions:
+      typeof recorded === "string" ? changedInputs(recorded, inputs.regenerate, inputs.table) : [],
     files: [],
     changes: checks.map(({ path, reason }): OutputChange => ({
       path,
@@ -257,6 +291,22 @@ function compared(outDir: string, files: readonly GeneratedFile[], io: CliIO) {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * What a run did to its folder, in words: a run that changed nothing says so rather than counting
+ * every file as written, and one that changed some says how many it left as they were.
+ */
+export function outcome(total: number, changes: readonly OutputChange[], dir: string): string {
+  const written = changes.filter((c) => c.kind !== "removed").length;
+  const removed = changes.length - written;
+  if (changes.length === 0)
+    return `up to date, nothing written (${plural(total, "file")} in ${dir})`;
+  const rest = [
+    ...(written < total ? [`${total - written} unchanged`] : []),
+    ...(removed > 0 ? [`${removed} removed`] : []),
+  ];
+  return `wrote ${plural(written, "file")} to ${dir}${rest.length > 0 ? `, ${rest.join(", ")}` : ""}`;
+}
 
 /** `--revision` (repeatable, de-duplicated in order) or `--all` (everything `mcp-gen list` shows). */
 function selectRevisions(request: GenerateRequest, io: CliIO): string[] {

@@ -1,6 +1,7 @@
 import type { CliIO } from "./context.js";
 import { UsageError } from "./context.js";
 import { resolveForCli } from "./generate.js";
+import { withProjectDefaults } from "./project-defaults.js";
 import { readRevisions } from "../spec/revisions.js";
 import { deprecationRegistry, releasesOf } from "../registry/index.js";
 
@@ -10,9 +11,15 @@ import { deprecationRegistry, releasesOf } from "../registry/index.js";
  * `protocol.ts` holds, generator/derive/protocol.ts).
  */
 export async function printIR(
-  args: { revision: string; specDir?: string | undefined; offline: boolean; protocol?: boolean },
+  given: {
+    revision?: string | undefined;
+    specDir?: string | undefined;
+    offline: boolean;
+    protocol?: boolean;
+  },
   io: CliIO,
 ): Promise<void> {
+  const args = withProjectDefaults(given, io);
   const schema = await resolveForCli(args.revision, args, io);
   const { loadModel } = await import("../load/index.js"); // on demand, as in generate.ts
   const model = loadModel(schema.schemaFile, { revision: schema.revision });

@@ -4,13 +4,16 @@ import { chooseSpecDir } from "../spec/sources.js";
 import { isDirectory } from "../spec/spec-dirs.js";
 import { cacheDirFor, type CliIO } from "./context.js";
 import { formatTable } from "./table.js";
+import { findConfig } from "./config-file.js";
+import { specDirOf } from "./project-defaults.js";
 
 /**
  * `mcp-gen list`: one row per known revision, to stdout, as an aligned table:
  * release date, pinned commit (short; `?` marks an unverified pin) and where
  * it is available locally.
  */
-export function listRevisions(args: { specDir?: string | undefined }, io: CliIO): void {
+export function listRevisions(given: { specDir?: string | undefined }, io: CliIO): void {
+  const args = { specDir: specDirOf(given.specDir, findConfig(undefined, io.cwd), io) };
   // A mistyped spec dir would otherwise just show every revision as absent.
   const explicit = chooseSpecDir({ specDir: args.specDir, env: io.env, cwd: io.cwd });
   if (explicit && !isDirectory(explicit.dir))

@@ -189,15 +189,17 @@ const COMMAND_TABLE = [
     options: DEPRECATIONS_OPTIONS,
     examples: [
       ["$0 deprecations -r 2026-07-28", "what is deprecated, since when, and its earliest removal"],
+      ["$0 deprecations", "the same for the revision mcp-gen.config.json names"],
     ],
     run: deprecationsCommand,
   }),
   command({
-    command: "diff <from> <to>",
+    command: "diff <from> [to]",
     describe: "report the changes between two revisions (or two schema.ts files)",
     options: DIFF_OPTIONS,
     examples: [
       ["$0 diff 2025-11-25 2026-07-28", "the changes as Markdown, grouped by severity"],
+      ["$0 diff 2025-11-25", "to the revision mcp-gen.config.json names"],
       [
         "$0 diff 2025-11-25 2026-07-28 --format github --fail-on breaking",
         "in a GitHub workflow: annotations, fail on breaking",
@@ -239,7 +241,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
   }
   parser = parser
     .epilog(
-      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces). Config: mcp-gen.config.json in the working directory (revisions, out, legacy, json-schema, auth, store, tools.file, tools.out); flags override it.",
+      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces). Config: mcp-gen.config.json in the working directory (revisions, out, spec-dir, legacy, json-schema, auth, store, tools.file, tools.out); flags override it, and MCP_SPEC_DIR its spec-dir.",
     )
     .version(generatorVersion())
     .help()

@@ -54,15 +54,16 @@ export type FlagValues<T extends OptionTable> = {
 const specDir = {
   flag: "spec-dir",
   type: "string",
-  describe: "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR)",
+  describe:
+    "folder holding <revision>/schema.ts (beats MCP_SPEC_DIR, which beats the config's spec-dir)",
+  configKey: "spec-dir",
 } as const;
-/** The one revision a read-only command (ir, deprecations) is about. */
+/** The one revision a read-only command (ir, deprecations) is about; the config's when not given. */
 const oneRevision = {
   flag: "revision",
   alias: "r",
   type: "string",
-  required: true,
-  describe: "protocol revision",
+  describe: "protocol revision (default: the one mcp-gen.config.json names)",
 } as const;
 const offline = {
   flag: "offline",
@@ -253,6 +254,12 @@ export const DEPRECATIONS_OPTIONS = {
     default: "table",
     describe: "output format",
   },
+  width: {
+    flag: "width",
+    type: "string",
+    describe:
+      "the table's width in characters, its long cells wrapped to fit (default: the terminal's, else 100; 0: no limit, one line per entry)",
+  },
   specDir,
   offline,
 } as const satisfies OptionTable;
@@ -269,8 +276,7 @@ export const DIFF_OPTIONS = {
     flag: "to",
     positional: true,
     type: "string",
-    required: true,
-    describe: "newer revision, or a schema.ts path",
+    describe: "newer revision, or a schema.ts path (default: the one mcp-gen.config.json names)",
   },
   format: {
     flag: "format",
@@ -319,3 +325,58 @@ export function regenerateCommand<T extends OptionTable>(
   }
   return out.join(" ");
 }
+
+/** A command `regenerateCommand` wrote, read back into its words (single-quoted words unquoted). */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const match of command.matchAll(/(?:'((?:[^']|'\\'')*)'|(\S+))/g))
+    words.push(match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : match[2]!);
+  return words;
+}
+
+/**
+ * The input options a regenerate command names, by flag (`revision`, `legacy`; a positional by its
+ * table flag): the inverse of `regenerateCommand` for the same table. A flag the table does not know
+ * (a command an older mcp-gen wrote) is kept under its own name.
+ */
+export function inputsOf(command: string, table: OptionTable): Map<string, string> {
+  const specs = Object.values(table).filter((s) => s.input);
+  const byFlag = new Map(specs.map((s) => [s.flag, s]));
+  const positional = specs.filter((s) => s.positional);
+  const words = shellWords(command).filter((w) => w !== "mcp-gen" && w !== "tools");
+  const inputs = new Map<string, string>();
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (!word.startsWith("--")) {
+      const spec = positional.shift();
+      if (spec) inputs.set(spec.flag, word);
+      continue;
+    }
+    const flag = word.slice(2);
+    const next = words[i + 1];
+    const takesValue =
+      byFlag.get(flag)?.type !== "boolean" && next !== undefined && !next.startsWith("--");
+    inputs.set(flag, takesValue ? next : "on");
+    if (takesValue) i++;
+  }
+  return inputs;
+}
+
+/**
+ * How the inputs of two regenerate commands differ, one phrase per option in the order the commands
+ * name them: `--legacy (was 2025-11-25, now none)`, `--auth (was off, now on)`. Empty: the same.
+ */
+export function changedInputs(before: string, after: string, table: OptionTable): string[] {
+  const [was, now] = [inputsOf(before, table), inputsOf(after, table)];
+  const flags = [...new Set([...was.keys(), ...now.keys()])];
+  const shown = (flag: string, value: string | undefined) =>
+    value ?? (table[flagKey(table, flag) ?? ""]?.type === "boolean" ? "off" : "unset");
+  return flags
+    .filter((flag) => was.get(flag) !== now.get(flag))
+    .map(
+      (flag) => `--${flag} (was ${shown(flag, was.get(flag))}, now ${shown(flag, now.get(flag))})`,
+    );
+}
+
+const flagKey = (table: OptionTable, flag: string): string | undefined =>
+  Object.keys(table).find((key) => table[key]!.flag === flag);

@@ -4,6 +4,7 @@ import { legacyChoice } from "../derive/legacy-default.js";
 import type { StoreAdapter } from "../emit/store/adapters.js";
 import { CONFIG_FILE, findConfig } from "./config-file.js";
 import { UsageError, type CliIO } from "./context.js";
+import { specDirOf } from "./project-defaults.js";
 import { GENERATE_OPTIONS, TOOLS_OPTIONS, type FlagValues } from "./options.js";
 
 /**
@@ -75,7 +76,7 @@ export function generateRequest(
           ? resolve(base, fromFile.out)
           : undefined,
     base,
-    specDir: flags.specDir,
+    specDir: specDirOf(flags.specDir, config, io),
     offline: flags.offline,
     check: flags.check === true,
     force: flags.force === true,

@@ -77,11 +77,16 @@ export class DiffContext {
   /** A definition gone and one new of exactly the same shape (refs resolved): a rename, or a move. */
   private findRenames(): Map<string, string> {
     const renames = new Map<string, string>();
-    const added = this.to.definitions.filter((d) => !this.defs.from.has(d.name));
-    for (const old of this.from.definitions) {
-      if (this.defs.to.has(old.name)) continue;
+    const removed = this.from.definitions.filter((d) => !this.defs.to.has(d.name));
+    if (removed.length === 0) return renames;
+    // Each new definition's shape once: a shape resolves refs, and an era bridge (an old revision
+    // against the current one) has dozens of removed and added definitions to pair.
+    const added = this.to.definitions
+      .filter((d) => !this.defs.from.has(d.name))
+      .map((d) => ({ name: d.name, shape: shapeText(d.type, this.lookup.to) }));
+    for (const old of removed) {
       const shape = shapeText(old.type, this.lookup.from);
-      const same = added.filter((d) => shapeText(d.type, this.lookup.to) === shape);
+      const same = added.filter((d) => d.shape === shape);
       if (same.length === 1 && ![...renames.values()].includes(same[0]!.name))
         renames.set(old.name, same[0]!.name);
     }

@@ -8,7 +8,8 @@ import { CONSTANT_ROLES, JSONRPC_ERROR_RANGE } from "../ir/conventions.js";
 import { readDeclarations } from "./declarations.js";
 import { resolveInheritance } from "./inherit.js";
 import { readLifecycle } from "./lifecycle.js";
-import { openSchema } from "./source.js";
+import { openSchema, type SchemaProject } from "./source.js";
+export { schemaProject, type SchemaProject } from "./source.js";
 import { readSurface } from "./surface.js";
 
 /**
@@ -18,9 +19,9 @@ import { readSurface } from "./surface.js";
  */
 export function loadModel(
   schemaFile: string,
-  options: { revision: string; integersByDefault?: boolean },
+  options: { revision: string; integersByDefault?: boolean; project?: SchemaProject },
 ): ProtocolModel {
-  const opened = openSchema(schemaFile);
+  const opened = openSchema(schemaFile, options.project);
   const { definitions, constants, deprecations } = readDeclarations(
     opened.sourceFile,
     schemaFile,

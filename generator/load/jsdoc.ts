@@ -7,7 +7,9 @@ import type { Doc, DeprecationNote } from "../ir/model.js";
  */
 export function parseJsDoc(raw: string): Doc {
   const body = raw.replace(/^\/\*\* ?/, "").replace(/\*\/$/, "");
-  const lines = body.split(/\r?\n/).map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, ""));
+  const lines = oneLineTags(
+    body.split(/\r?\n/).map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, "")),
+  );
   const text: string[] = [];
   const tags: Doc["tags"] = [];
   let current: { name: string; lines: string[] } | null = null;
@@ -27,6 +29,16 @@ export function parseJsDoc(raw: string): Doc {
   }
   if (current) tags.push(finishTag(current));
   return { text: trimBlankLines(text).join("\n"), tags };
+}
+
+/**
+ * A one-line comment (`/** Adds two numbers. @title Add *\/`) has nowhere to start its tags but
+ * after the text: each ` @tag` there begins a line of its own, as in the multi-line form. Longer
+ * comments keep their mid-line `@` as text (prose may mention a decorator).
+ */
+function oneLineTags(lines: string[]): string[] {
+  if (lines.length !== 1) return lines;
+  return lines[0]!.split(/\s+(?=@[A-Za-z][\w-]*(?:\s|$))/);
 }
 
 function finishTag(tag: { name: string; lines: string[] }): Doc["tags"][number] {

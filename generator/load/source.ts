@@ -3,6 +3,16 @@ import { createHash } from "node:crypto";
 import { Project, ts, type Node, type SourceFile } from "./ts-morph.js";
 import { GeneratorError } from "../errors.js";
 
+/** The in-memory TypeScript project schemas are parsed in (syntax only: no lib, no checker). */
+export type SchemaProject = InstanceType<typeof Project>;
+
+export function schemaProject(): SchemaProject {
+  return new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { noLib: true, target: ts.ScriptTarget.ES2022 },
+  });
+}
+
 export interface OpenedSchema {
   file: string;
   sha256: string;
@@ -13,10 +23,13 @@ export interface OpenedSchema {
  * Reads `schema.ts` and parses it, syntax only: the loader walks declarations and never needs the
  * type checker, which keeps a whole revision's load well under a second.
  *
- * Each schema gets a project of its own, dropped with it: removing a file from a shared project
- * makes ts-morph forget every node it wrapped, one by one (a tenth of a second per revision).
+ * A run that loads several schemas (the default command reads the initialize-era revisions it
+ * serves beside the one it generates) opens them all in one `SchemaProject`: one compiler host
+ * and one program instead of one per schema. Files are only ever added to it, never removed:
+ * removing one makes ts-morph forget every node it wrapped, one by one (a tenth of a second per
+ * revision). Without a project, a schema gets one of its own, dropped with it.
  */
-export function openSchema(file: string): OpenedSchema {
+export function openSchema(file: string, project: SchemaProject = schemaProject()): OpenedSchema {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -27,12 +40,12 @@ export function openSchema(file: string): OpenedSchema {
         : String((error as Error).message);
     throw new GeneratorError(`cannot read schema: ${reason}`, file);
   }
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    compilerOptions: { noLib: true, target: ts.ScriptTarget.ES2022 },
-  });
   const text = bytes.toString("utf8");
-  const sourceFile = project.createSourceFile("/schema.ts", text);
+  // Each schema under a name of its own: a project may hold several, and the same one twice.
+  const sourceFile = project.createSourceFile(
+    `/${project.getSourceFiles().length}/schema.ts`,
+    text,
+  );
   const diagnostics = project
     .getProgram()
     .compilerObject.getSyntacticDiagnostics(sourceFile.compilerNode);

@@ -50,7 +50,9 @@ export class Caller {
     )
       await connection.connect();
     try {
-      return await this.call(method, params, options);
+      const result = await this.call(method, params, options);
+      connection.answered = true;
+      return result;
     } catch (error) {
       // A modern era taken from the cache that the server no longer bears out: probe again and
       // send the request once more (it was refused, not served).

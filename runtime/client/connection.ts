@@ -54,6 +54,11 @@ export class Connection {
   logLevel: string | null = null;
   /** The era of the server was taken from `eraCache`: a failure re-probes instead of trusting it. */
   eraFromCache = false;
+  /**
+   * The server answered a call. A client that speaks no initialize-era revision sends over HTTP
+   * without connecting first (nothing to probe for): an answer is what tells it the server is modern.
+   */
+  answered = false;
   private ready: Promise<ConnectOutcome | null> | null = null;
   /** The era each server was found to speak, by the transport's `eraKey` (HTTP: its origin). */
   private static readonly eraCache = new Map<string, "modern" | "legacy">();

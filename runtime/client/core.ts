@@ -138,9 +138,14 @@ export class ClientCore {
     return this.capabilities;
   }
 
-  /** The era of the server, once connected: `"legacy"` on an initialize-era session. */
+  /**
+   * The era of the server, once connected (or, for a client that speaks only the modern era, once
+   * the server answered a call): `"legacy"` on an initialize-era session.
+   */
   get era(): "modern" | "legacy" | null {
-    return this.connection.session ? "legacy" : this.connection.started ? "modern" : null;
+    const { session, started, eras, answered } = this.connection;
+    if (session) return "legacy";
+    return started || (eras.length === 0 && answered) ? "modern" : null;
   }
 
   log(message: string): void {

@@ -16,8 +16,9 @@ import { definitionSchema } from "./schema.js";
 /**
  * `mcp-gen tools`: a tools file's types (`types.ts`), their compiled validators (`validators.ts`),
  * and `tools.ts`: each tool's listing entry with its `inputSchema`/`outputSchema`, its compiled
- * checks and `defineTool`, which types a handler's arguments. `file` names the source in errors and
- * in the header.
+ * checks and `defineTool`, which types a handler's arguments; and `client.ts`: `toolsClient`, the
+ * same tools called from a client, typed and checked. `file` names the source in errors and in the
+ * header.
  */
 export async function renderTools(
   model: ProtocolModel,
@@ -53,10 +54,12 @@ export async function renderTools(
     ...typesTarget.emit(ctx),
     ...validatorsTarget.emit(ctx),
     { path: file.path, content },
+    // The client side of the same tools: one typed method per tool over any revision's client.
+    { path: "client.ts", content: render("tools-client.ts.hbs", {}) },
     {
       path: "index.ts",
       content:
-        'export * from "./tools.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
+        'export * from "./tools.js";\nexport * from "./client.js";\nexport * as types from "./types.js";\nexport * as validators from "./validators.js";\n',
     },
   ];
   const runtime = runtimeClosure(modules);

@@ -106,6 +106,33 @@ describe("--check however the inputs are spelled", () => {
     }
   });
 
+  it("after an option change: names the option, and the files differing only in their header in one line", async () => {
+    expect((await cli(["-r", REV, "--spec-dir", "spec", "--out", "opts", "--auth"])).code).toBe(0);
+    const r = await cli(["-r", REV, "--spec-dir", "spec", "--out", "opts", "--check"]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines[0]).toBe("mcp-gen: --check: opts: options changed: --auth (was on, now off)");
+    expect(lines[1]).toMatch(
+      /^mcp-gen: --check: opts: \d+ files differ only in their generated header \(it names the options, the source's sha256 and the generator\)$/,
+    );
+    const headerOnly = Number(/opts: (\d+) files differ/.exec(lines[1]!)![1]);
+    // The modules the option does not touch: changed in their header alone, so not named one by one.
+    expect(headerOnly).toBeGreaterThan(1);
+    expect(lines.some((l) => l.includes("opts/types.ts"))).toBe(false);
+    // A file whose body the option changed is still named on its own.
+    expect(lines).toContain(
+      "mcp-gen: --check: opts/README.md: changed by the schema, the options or the generator",
+    );
+    const total = Number(/--check: (\d+) files would change/.exec(lines.at(-1)!)![1]);
+    expect(lines).toHaveLength(total - headerOnly + 3);
+    // The patch stays whole: every changed file's diff is on stdout, header-only ones included.
+    expect(r.stdout).toContain("--- a/opts/types.ts\n+++ b/opts/types.ts\n");
+    // Options that changed back: up to date, nothing named.
+    expect(
+      await cli(["-r", REV, "--spec-dir", "spec", "--out", "opts", "--auth", "--check"]),
+    ).toEqual({ code: 0, stdout: "", stderr: "mcp-gen: --check: opts up to date\n" });
+  });
+
   it("a file mcp-gen no longer writes is named as such; --check with --force or --watch is a usage error", async () => {
     expect((await cli(["-r", REV, "--spec-dir", "spec", "--out", "gone"])).code).toBe(0);
     const manifestFile = join(work, "gone", ".mcp-gen.json");

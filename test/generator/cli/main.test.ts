@@ -44,7 +44,9 @@ vi.mock("../../../generator/emit/index.js", () => ({
     if (!("2025-06-18" in releases))
       throw new Error("writeRevision called without the release dates");
     calls.emit.push({ model, ...options });
-    return { files: ["index.ts", "types.ts", "validators.ts"], plan: { changes: [], edited: [] } };
+    const files = ["index.ts", "types.ts", "validators.ts"];
+    // A first run: every file is new.
+    return { files, plan: { changes: files.map((path) => ({ path, kind: "added" })), edited: [] } };
   },
   renderRevision: async () => [],
 }));
@@ -228,7 +230,7 @@ describe("usage", () => {
     [["--revision", "draft", "--all"], /mutually exclusive/],
     [["--out", "a", "--out", "b", "-r", "draft"], /--out may be given only once/],
     [[], /missing --revision R \(repeatable\) or --all/],
-    [["ir"], /Missing required argument: revision/],
+    [["ir"], /missing --revision R \(or an mcp-gen\.config\.json naming one/],
     [["fetch"], /missing --revision R/],
   ])("%j is a usage error: one line, exit 2", async (args, message) => {
     const r = await cli(args);

@@ -8,6 +8,8 @@ import { main } from "../../../generator/cli/main.js";
 import {
   DIFF_OPTIONS,
   GENERATE_OPTIONS,
+  changedInputs,
+  inputsOf,
   regenerateCommand,
   TOOLS_OPTIONS,
   type OptionTable,
@@ -81,5 +83,33 @@ describe("the option table", () => {
         auth: false,
       }),
     ).toBe("mcp-gen --revision r");
+  });
+
+  it("reads a regenerate command back into its inputs, and names the ones two commands differ in", () => {
+    const values = { revision: ["2026-07-28"], out: "my dir/it's", auth: true, legacy: ["none"] };
+    const command = regenerateCommand(["mcp-gen"], GENERATE_OPTIONS, values);
+    expect(Object.fromEntries(inputsOf(command, GENERATE_OPTIONS))).toEqual({
+      revision: "2026-07-28",
+      legacy: "none",
+      out: "my dir/it's",
+      auth: "on",
+    });
+    const after = regenerateCommand(["mcp-gen"], GENERATE_OPTIONS, {
+      ...values,
+      auth: false,
+      legacy: ["2025-11-25", "2025-06-18"],
+      store: "redis",
+    });
+    expect(changedInputs(command, after, GENERATE_OPTIONS)).toEqual([
+      "--legacy (was none, now 2025-11-25,2025-06-18)",
+      "--auth (was on, now off)",
+      "--store (was unset, now redis)",
+    ]);
+    expect(changedInputs(command, command, GENERATE_OPTIONS)).toEqual([]);
+    const tools = regenerateCommand(["mcp-gen", "tools"], TOOLS_OPTIONS, { file: "src/tools.ts" });
+    expect(changedInputs(tools, `${tools} --out out`, TOOLS_OPTIONS)).toEqual([
+      "--out (was unset, now out)",
+    ]);
+    expect(Object.fromEntries(inputsOf(tools, TOOLS_OPTIONS))).toEqual({ file: "src/tools.ts" });
   });
 });

@@ -76,6 +76,35 @@ describe("regeneration", () => {
       expect(readme, file).toContain(`| \`${file}\` |`);
   });
 
+  it("says what a run changed: every file when new, nothing when up to date, else how many it wrote and left", async () => {
+    const first = await generate();
+    expect(first.code, first.stderr).toBe(0);
+    const total = Object.keys(snapshot(join(work, "out"))).length - 1; // the manifest is not counted
+    expect(first.stderr).toMatch(
+      new RegExp(
+        `^mcp-gen: ${REV}: wrote ${total} files to out \\(schema from spec-dir, \\d+ ms\\)\n$`,
+      ),
+    );
+    const again = await generate();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^mcp-gen: ${REV}: up to date, nothing written \\(${total} files in out\\) \\(schema from spec-dir, \\d+ ms\\)\n$`,
+      ),
+    );
+    const schema = join(spec, REV, "schema.ts");
+    writeFileSync(
+      schema,
+      `${readFileSync(schema, "utf8")}\n/** Added. */\nexport interface Added {\n  a: string;\n}\n`,
+    );
+    const changed = await generate();
+    expect(changed.code, changed.stderr).toBe(0);
+    const [, written, unchanged] =
+      /: wrote (\d+) files? to out, (\d+) unchanged \(/.exec(changed.stderr) ?? [];
+    expect(Number(written)).toBeGreaterThan(0);
+    expect(Number(written) + Number(unchanged)).toBe(total);
+  });
+
   it("leaves foreign files and .git alone and removes only its own files it no longer generates", async () => {
     expect((await generate()).code).toBe(0);
     const out = join(work, "out");

@@ -38,6 +38,7 @@ describe("mcp-gen tools", () => {
     expect(readdirSync(out).sort()).toEqual([
       ".mcp-gen.json",
       "README.md",
+      "client.ts",
       "index.ts",
       "runtime",
       "tools.ts",

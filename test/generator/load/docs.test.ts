@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { definition, loadFixture, loadSchemaText, propertiesOf } from "../../helpers/golden.js";
+import { parseJsDoc } from "../../../generator/load/jsdoc.js";
 
 describe("JSDoc", () => {
   const model = loadFixture("jsdoc");
@@ -43,10 +44,35 @@ describe("JSDoc", () => {
 
   it("ignores line comments and uses only the last JSDoc block", () => {
     expect(definition(model, "Undocumented").doc).toEqual({ text: "", tags: [] });
-    // `@see` in the middle of a line is not a block tag.
+    // A one-line block has nowhere else for its tags: `@see` after the text is one (as the
+    // one-line `/** Adds two numbers. @title Add */` of a tools file needs).
     expect(definition(model, "TwoBlocks").doc).toEqual({
-      text: "This one. @see nothing",
+      text: "This one.",
+      tags: [{ name: "see", text: "nothing" }],
+    });
+  });
+});
+
+describe("tags after the text", () => {
+  it("a one-line block: each ` @tag` starts a tag; an inline {@link} and an address stay text", () => {
+    expect(parseJsDoc("/** Adds two numbers. @title Add */")).toEqual({
+      text: "Adds two numbers.",
+      tags: [{ name: "title", text: "Add" }],
+    });
+    expect(parseJsDoc("/** Sums. @title Sum @tool add_up */").tags).toEqual([
+      { name: "title", text: "Sum" },
+      { name: "tool", text: "add_up" },
+    ]);
+    expect(parseJsDoc("/** See {@link Helper}, or mail a@b.example. */")).toEqual({
+      text: "See {@link Helper}, or mail a@b.example.",
       tags: [],
+    });
+  });
+
+  it("a longer block keeps a mid-line @ as text: tags start a line", () => {
+    expect(parseJsDoc("/**\n * Mentions @decorator here.\n * @title T\n */")).toEqual({
+      text: "Mentions @decorator here.",
+      tags: [{ name: "title", text: "T" }],
     });
   });
 });

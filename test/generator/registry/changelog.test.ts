@@ -174,9 +174,19 @@ describe.skipIf(!existsSync(DOCS))(`the ${REVISION} changelog of the spec docs`,
     expect(by("LoggingMessageNotification").changelog).toMatch(/OpenTelemetry\.$/);
   });
 
-  it("mcp-gen deprecations shows each entry's migration in the last column", async () => {
+  it("mcp-gen deprecations --width 0 shows each entry's migration in the last column", async () => {
     let stdout = "";
-    const code = await main(["deprecations", "-r", REVISION, "--spec-dir", SPEC_DIR, "--offline"], {
+    const argv = [
+      "deprecations",
+      "-r",
+      REVISION,
+      "--spec-dir",
+      SPEC_DIR,
+      "--offline",
+      "--width",
+      "0",
+    ];
+    const code = await main(argv, {
       stdout: (t) => void (stdout += t),
       stderr: () => {},
       env: {},

@@ -307,9 +307,11 @@ describe("mcp-gen deprecations", () => {
     return { code, stdout, stderr };
   };
 
-  it("prints a table by default: a header and one row per entry", async () => {
+  it("prints a table by default; --width 0: a header and one row per entry", async () => {
     const { code, stdout } = await run([
       "deprecations",
+      "--width",
+      "0",
       "--revision",
       REVISION,
       "--spec-dir",
