@@ -80,6 +80,9 @@ export const serverTarget: Target = {
         defined(WIRE_CONVENTIONS.implementationType) ??
         code`${file.use(M.dispatch.type("DispatcherOptions"))}["info"]`,
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? code`Record<string, unknown>`,
+      telemetry: ctx.telemetry
+        ? file.use(RUNTIME[ctx.telemetry].value("otelServerTelemetry"))
+        : null,
     });
     // Node: the dispatcher seals request state with node:crypto, the transports are node:http and stdio.
     return [
