@@ -24,6 +24,13 @@ const HTTP: NetworkFacts = { transport: "tcp", protocol: "http" };
  */
 const UNKNOWN_METHOD = "_OTHER";
 
+/**
+ * The request header naming the HTTP session a request belongs to (the Streamable HTTP transport's
+ * `Mcp-Session-Id`; the schema does not name it), read when the transport did not put the
+ * session's id in its record (`SESSION_ID`, which a transport sharing its sessions does).
+ */
+const SESSION_HEADER = "mcp-session-id";
+
 export class ServerTelemetry {
   /** Every method name of the description and its eras, requests and notifications alike. */
   private readonly known: ReadonlySet<string>;
@@ -66,7 +73,9 @@ export class ServerTelemetry {
     const sent = params[protocol.envelope.meta];
     const method = this.known.has(request.method) ? request.method : UNKNOWN_METHOD;
     const session = delivery.session;
-    const id = session ? (session as Record<symbol, unknown>)[SESSION_ID] : undefined;
+    const id = session
+      ? ((session as Record<symbol, unknown>)[SESSION_ID] ?? delivery.header?.(SESSION_HEADER))
+      : undefined;
     const facts: OperationFacts = {
       method,
       params,
