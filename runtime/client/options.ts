@@ -50,7 +50,7 @@ export interface CoreOptions {
    * Records every request sent and the session's duration (runtime/telemetry/otel.ts, generated
    * with `--telemetry otel`, passes one by default). Default: none, and no hook runs.
    */
-  telemetry?: Telemetry;
+  telemetry?: Telemetry | undefined;
   /** Diagnostics (dropped tools, garbage from the server); default: none. */
   log?: (message: string) => void;
   /** Validate every result against the schema (default true). */

@@ -87,7 +87,7 @@ export interface DispatcherOptions extends RoundsOptions {
    * Records every request and notification, and every session's duration (runtime/telemetry/otel.ts,
    * generated with `--telemetry otel`, passes one by default). Default: none, and no hook runs.
    */
-  telemetry?: Telemetry;
+  telemetry?: Telemetry | undefined;
 }
 
 export class Dispatcher implements MessageHandler {

@@ -9,13 +9,20 @@
  * gives it): through the registered propagator, or, when none is registered, as W3C `traceparent`
  * and `tracestate` written and read here, so that a generated client and server make one trace
  * with no setup beyond a tracer provider. Optional adapter: imports `@opentelemetry/api`.
+ *
+ * Whether anything records is settled when the server or client is made, as the metrics API
+ * settles it (it has no proxy: a meter taken before an SDK is registered stays a no-op): with
+ * neither a tracer nor a meter provider registered by then, the factories give no hook at all, and
+ * the dispatcher and the client core run exactly as without the adapter.
  */
 import {
   context,
+  createNoopMeter,
   createTraceState,
   isSpanContextValid,
   metrics,
   propagation,
+  ProxyTracerProvider,
   trace,
   SpanKind,
   SpanStatusCode,
@@ -23,8 +30,10 @@ import {
   type Context,
   type Histogram,
   type Link,
+  type Meter,
   type Span,
   type SpanContext,
+  type Tracer,
 } from "@opentelemetry/api";
 import type { Operation, OperationEnd, OperationFacts, Telemetry } from "../shared/telemetry.js";
 
@@ -62,17 +71,43 @@ const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 
 const TRACEPARENT = "traceparent";
 const TRACESTATE = "tracestate";
 
-/** The server's side: SERVER spans, `mcp.server.*` metrics. */
-export function otelServerTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
-  return new OtelTelemetry("server", options);
+/**
+ * The server's side: SERVER spans, `mcp.server.*` metrics; `undefined` (no hook at all) while
+ * neither a tracer nor a meter provider is registered.
+ */
+export function otelServerTelemetry(options: OtelTelemetryOptions = {}): Telemetry | undefined {
+  return recording("server", options);
 }
 
-/** The client's side: CLIENT spans, `mcp.client.*` metrics. */
-export function otelClientTelemetry(options: OtelTelemetryOptions = {}): Telemetry {
-  return new OtelTelemetry("client", options);
+/** The client's side: CLIENT spans, `mcp.client.*` metrics; `undefined` as for the server. */
+export function otelClientTelemetry(options: OtelTelemetryOptions = {}): Telemetry | undefined {
+  return recording("client", options);
 }
 
 type Side = "server" | "client";
+
+/** The API's own no-op tracer provider: what its proxy delegates to while no SDK is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** A no-op meter, to tell the API's no-op meters by. */
+const NOOP_METER = createNoopMeter();
+
+/** The side's telemetry, recording what has a provider registered now; `undefined` for neither. */
+function recording(side: Side, options: OtelTelemetryOptions): Telemetry | undefined {
+  const name = options.name ?? "mcp-gen";
+  const provider = trace.getTracerProvider();
+  const tracing = !(
+    provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_TRACER_PROVIDER
+  );
+  const meter = metrics.getMeter(name, options.version);
+  const metering = meter.constructor !== NOOP_METER.constructor;
+  if (!tracing && !metering) return undefined;
+  return new OtelTelemetry(
+    side,
+    options,
+    tracing ? trace.getTracer(name, options.version) : null,
+    metering ? meter : null,
+  );
+}
 
 /** A session's start and the attributes its duration is recorded with. */
 interface SessionStart {
@@ -82,22 +117,22 @@ interface SessionStart {
 
 class OtelTelemetry implements Telemetry {
   readonly kind: SpanKind;
-  readonly operationDuration: Histogram;
-  readonly sessionDuration: Histogram;
+  /** The duration histograms; `null` when no meter provider was registered. */
+  readonly operationDuration: Histogram | null = null;
+  readonly sessionDuration: Histogram | null = null;
   readonly max: number;
-  private readonly name: string;
-  private readonly version: string | undefined;
   private readonly sessions = new WeakMap<object, SessionStart>();
 
   constructor(
     readonly side: Side,
     options: OtelTelemetryOptions,
+    /** `null` when no tracer provider was registered: no spans, no trace context. */
+    readonly tracer: Tracer | null,
+    meter: Meter | null,
   ) {
     this.kind = side === "server" ? SpanKind.SERVER : SpanKind.CLIENT;
-    this.name = options.name ?? "mcp-gen";
-    this.version = options.version;
     this.max = options.maxAttributeLength ?? 256;
-    const meter = metrics.getMeter(this.name, this.version);
+    if (meter === null) return;
     const advice = { advice: { explicitBucketBoundaries: DURATION_BUCKETS }, unit: "s" };
     this.operationDuration = meter.createHistogram(`mcp.${side}.operation.duration`, {
       ...advice,
@@ -112,17 +147,12 @@ class OtelTelemetry implements Telemetry {
     });
   }
 
-  /** The tracer, looked up per operation: a provider registered after the server started is used. */
-  tracer() {
-    return trace.getTracer(this.name, this.version);
-  }
-
   operation(facts: OperationFacts): Operation {
     return new OtelOperation(this, facts);
   }
 
   sessionSeen(session: object, facts: OperationFacts): void {
-    if (this.sessions.has(session)) return;
+    if (this.sessionDuration === null || this.sessions.has(session)) return;
     const attributes: Attributes = {};
     putNetwork(attributes, facts, this.side);
     if (facts.protocolVersion !== undefined)
@@ -134,7 +164,7 @@ class OtelTelemetry implements Telemetry {
     const start = this.sessions.get(session);
     if (!start) return;
     this.sessions.delete(session);
-    this.sessionDuration.record((performance.now() - start.at) / 1000, start.attributes);
+    this.sessionDuration?.record((performance.now() - start.at) / 1000, start.attributes);
   }
 
   /** A string a peer controls, cut to the configured length. */
@@ -145,9 +175,10 @@ class OtelTelemetry implements Telemetry {
 
 /** One request or notification: its span, and its duration recorded when it ends. */
 class OtelOperation implements Operation {
-  private readonly span: Span;
-  private readonly context: Context;
-  private readonly started = performance.now();
+  /** `null` without a tracer provider. */
+  private readonly span: Span | null = null;
+  private readonly context: Context | null = null;
+  private readonly started: number;
   /** The attributes the duration metric is recorded with (the span's, less the high-cardinality ones). */
   private readonly metric: Attributes = {};
   private ended = false;
@@ -184,6 +215,8 @@ class OtelOperation implements Operation {
     putNetwork(attributes, facts, telemetry.side);
     putNetwork(metric, facts, telemetry.side);
     metric["mcp.method.name"] = facts.method;
+    this.started = telemetry.operationDuration === null ? 0 : performance.now();
+    if (telemetry.tracer === null) return;
 
     // The server's parent is the context the client sent; the ambient one (an HTTP server span,
     // say) becomes a link. The client's parent is whatever is active where it was called.
@@ -198,22 +231,24 @@ class OtelOperation implements Operation {
         if (ambient && isSpanContextValid(ambient)) links.push({ context: ambient });
       }
     }
-    this.span = telemetry
-      .tracer()
-      .startSpan(name, { kind: telemetry.kind, attributes, links }, parent);
+    this.span = telemetry.tracer.startSpan(
+      name,
+      { kind: telemetry.kind, attributes, links },
+      parent,
+    );
     this.context = trace.setSpan(parent, this.span);
   }
 
   run<T>(fn: () => T): T {
-    return context.with(this.context, fn);
+    return this.context === null ? fn() : context.with(this.context, fn);
   }
 
   inject(meta: Record<string, unknown>): void {
-    inject(this.context, meta);
+    if (this.context !== null) inject(this.context, meta);
   }
 
   event(name: string, attributes: Record<string, string | number>): void {
-    if (this.span.isRecording()) this.span.addEvent(name, attributes);
+    if (this.span?.isRecording()) this.span.addEvent(name, attributes);
   }
 
   end(outcome: OperationEnd): void {
@@ -223,25 +258,25 @@ class OtelOperation implements Operation {
     let errorType: string | undefined;
     if (outcome.error !== undefined) {
       errorType = String(outcome.error.code);
-      span.setAttribute("rpc.response.status_code", errorType);
+      span?.setAttribute("rpc.response.status_code", errorType);
       metric["rpc.response.status_code"] = errorType;
-      span.setStatus({
+      span?.setStatus({
         code: SpanStatusCode.ERROR,
         message: telemetry.bounded(String(outcome.error.message)),
       });
     } else if (outcome.toolError) {
       errorType = "tool_error";
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      span?.setStatus({ code: SpanStatusCode.ERROR });
     } else if (outcome.failure !== undefined) {
       errorType = outcome.failure;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.failure });
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: outcome.failure });
     }
     if (errorType !== undefined) {
-      span.setAttribute("error.type", errorType);
+      span?.setAttribute("error.type", errorType);
       metric["error.type"] = errorType;
     }
-    span.end();
-    telemetry.operationDuration.record((performance.now() - this.started) / 1000, metric);
+    span?.end();
+    telemetry.operationDuration?.record((performance.now() - this.started) / 1000, metric);
   }
 }
 
