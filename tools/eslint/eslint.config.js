@@ -86,6 +86,7 @@ export default tseslint.config(
       "generated/**",
       "test/fixtures/**",
       ".bench-tmp*/**",
+      ".docs-tmp*/**",
       "tools/**",
     ],
   },
