@@ -188,6 +188,9 @@ export class Dispatcher implements MessageHandler {
     this.store = options.store;
     this.publisher = new Publisher(this.store, this.subscriptions, this.legacy, log);
     this.telemetry = options.telemetry && new ServerTelemetry(protocol, options.telemetry);
+    const { telemetry } = this;
+    if (telemetry && this.legacy)
+      this.legacy.bridged = (delivery, method) => telemetry.bridged(delivery, method);
   }
 
   /** A transport forgot a session: its legacy state goes too. */

@@ -31,9 +31,14 @@ const UNKNOWN_METHOD = "_OTHER";
  */
 const SESSION_HEADER = "mcp-session-id";
 
+/** The event a request bridged to an initialize-era client is recorded as, with its method. */
+export const BRIDGED_EVENT = "mcp.bridged_request";
+
 export class ServerTelemetry {
   /** Every method name of the description and its eras, requests and notifications alike. */
   private readonly known: ReadonlySet<string>;
+  /** The operation of each request being served, by its delivery: what a bridged request belongs to. */
+  private readonly serving = new WeakMap<Delivery, Operation>();
 
   constructor(
     private readonly protocol: Protocol,
@@ -52,9 +57,22 @@ export class ServerTelemetry {
     serve: () => Outcome | Promise<Outcome>,
   ): Outcome | Promise<Outcome> {
     const operation = this.start(request, delivery);
+    // Known before the handler runs: it may bridge a request before its first await.
+    this.serving.set(delivery, operation);
     const outcome = operation.run(serve);
-    if (!isThenable(outcome)) return this.ended(operation, outcome);
-    return outcome.then((settled) => this.ended(operation, settled));
+    if (!isThenable(outcome)) {
+      this.serving.delete(delivery);
+      return this.ended(operation, outcome);
+    }
+    return outcome.then((settled) => {
+      this.serving.delete(delivery);
+      return this.ended(operation, settled);
+    });
+  }
+
+  /** A request bridged to the client of an initialize-era session, while `delivery`'s request is served. */
+  bridged(delivery: Delivery, method: string): void {
+    this.serving.get(delivery)?.event(BRIDGED_EVENT, { "mcp.method.name": method });
   }
 
   /** A notification from the client: an operation that ends when the dispatcher has taken it. */

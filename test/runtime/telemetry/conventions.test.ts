@@ -9,6 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import {
@@ -251,6 +252,26 @@ describe("a legacy (initialize-era) session", () => {
       "network.protocol.name": "http",
     });
     expect(session?.count).toBe(1);
+  });
+
+  it("a request bridged to the client (the tool's elicitation) is an event of the call's span", async () => {
+    const sdk = new Client(
+      { name: "sdk-v1", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
+    sdk.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: {} }));
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
+    try {
+      const result = await sdk.callTool({ name: "ask", arguments: {} });
+      expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+      const [span] = spansNamed(world.spans.getFinishedSpans(), "tools/call ask");
+      const bridged = span!.events.filter((e) => e.name === "mcp.bridged_request");
+      expect(bridged.map((e) => e.attributes)).toEqual([
+        { "mcp.method.name": "elicitation/create" },
+      ]);
+    } finally {
+      await sdk.close();
+    }
   });
 
   it("a client's close records mcp.client.session.duration", async () => {
