@@ -205,6 +205,7 @@ describe("mcp-gen.config.json", () => {
       "out",
       "revisions",
       "store",
+      "telemetry",
       "tools.file",
       "tools.out",
     ]);
