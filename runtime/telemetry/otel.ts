@@ -2,8 +2,8 @@
  * OpenTelemetry for a generated server or client (`--telemetry otel`): spans and duration metrics
  * as the OpenTelemetry semantic conventions for MCP define them, recorded through the globally
  * registered tracer, meter and propagator (`@opentelemetry/api`), the way instrumentation libraries
- * do; with none registered the API's no-op implementations take everything. The dispatcher and the
- * client core call it through the hooks of shared/telemetry.ts, so it knows no revision.
+ * do. The dispatcher and the client core call it through the hooks of shared/telemetry.ts, so it
+ * knows no revision.
  *
  * Trace context travels in the request's metadata (`_meta`, by the name the protocol description
  * gives it): through the registered propagator, or, when none is registered, as W3C `traceparent`
