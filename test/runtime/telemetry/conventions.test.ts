@@ -19,7 +19,7 @@ import {
   RpcError,
 } from "../../../generated/otel/index.js";
 import { registerOtel, spansNamed, type OtelWorld } from "../../helpers/otel-world.js";
-import { CC, PV } from "../../helpers/server-harness.js";
+import { CC, PV, until } from "../../helpers/server-harness.js";
 
 const INFO = { name: "otel-conventions", version: "1.0.0" };
 const MODERN = "2026-07-28";
@@ -33,6 +33,11 @@ function makeServer() {
       "tools/call": (params, ctx) => {
         if (params.name === "fail") throw new RpcError(-32602, "Unknown tool: fail");
         if (params.name === "broken") return { isError: true, content: [] };
+        // Answers only once the client gives up (its HTTP stream closes).
+        if (params.name === "hang")
+          return new Promise((resolve) =>
+            ctx.signal.addEventListener("abort", () => resolve({ content: [] }), { once: true }),
+          );
         if (params.name === "ask") {
           if (!ctx.inputResponses.who)
             return ctx.inputRequired({
@@ -189,6 +194,32 @@ describe("a failing call", () => {
       expect(
         await points(name, { "error.type": "-32602", "rpc.response.status_code": "-32602" }),
       ).toHaveLength(1);
+  });
+});
+
+describe("a call with no response", () => {
+  it("the client's span and duration carry the failure's class as error.type", async () => {
+    await expect(
+      client.callTool({ name: "hang", arguments: {} }, { timeoutMs: 50 }),
+    ).rejects.toThrow(/timed out/);
+    const [span] = byKind(
+      spansNamed(world.spans.getFinishedSpans(), "tools/call hang"),
+      SpanKind.CLIENT,
+    );
+    expect(span!.attributes["error.type"]).toBe("TimeoutError");
+    expect(span!.attributes["rpc.response.status_code"]).toBeUndefined();
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(
+      await points("mcp.client.operation.duration", {
+        "gen_ai.tool.name": "hang",
+        "error.type": "TimeoutError",
+      }),
+    ).toHaveLength(1);
+    // The server's span ends when it learns the client gave up: within this test, not the next.
+    await until(
+      () => spansNamed(world.spans.getFinishedSpans(), "tools/call hang").length === 2,
+      "the server's span of the abandoned call",
+    );
   });
 });
 
