@@ -16,7 +16,7 @@ import { emitFacts, REVISIONS, ROOT, SPEC_DIR, generatedDir, schemaFile } from "
  */
 export const DUAL_REVISION = "2026-07-28";
 
-/** Generates every revision of the spec dir into generated/, and the dual-era server into generated/dual/, before any test file runs: the one generation of a test run (`npm test` type-checks the tests against it afterwards). */
+/** Generates every revision of the spec dir into generated/, and the dual-era server into generated/dual/ (and with --telemetry otel into generated/otel/), before any test file runs: the one generation of a test run (`npm test` type-checks the tests against it afterwards). */
 export default async function setup(): Promise<void> {
   const version = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
@@ -47,6 +47,14 @@ export default async function setup(): Promise<void> {
       generatorVersion: version,
       ...emitFacts(modern),
       legacy,
+    });
+    // The same server and client generated with --telemetry otel (test/runtime/telemetry/).
+    await emitRevision(modern, {
+      outDir: join(ROOT, "generated", "otel"),
+      generatorVersion: version,
+      ...emitFacts(modern),
+      legacy,
+      telemetry: "otel",
     });
   }
 }

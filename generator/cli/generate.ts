@@ -177,6 +177,7 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
       ...(legacy.length > 0 ? { legacy } : {}),
       auth: request.auth,
       store: request.store,
+      telemetry: request.telemetry,
     };
     const result = { name: schema.revision, outDir, origin: schema.origin };
     if (check) {

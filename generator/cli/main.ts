@@ -241,7 +241,7 @@ async function parse(argv: readonly string[]): Promise<{ job: Job | undefined; o
   }
   parser = parser
     .epilog(
-      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces). Config: mcp-gen.config.json in the working directory (revisions, out, spec-dir, legacy, json-schema, auth, store, tools.file, tools.out); flags override it, and MCP_SPEC_DIR its spec-dir.",
+      "Environment: MCP_SPEC_DIR (spec folder, as --spec-dir), MCP_SPEC_BASE_URL (where downloads come from instead of the raw-content host: <base>/<commit>/schema/<revision>/<file>), MCP_GEN_CACHE_DIR (cache folder), MCP_GEN_DEBUG=1 (stack traces). Config: mcp-gen.config.json in the working directory (revisions, out, spec-dir, legacy, json-schema, auth, store, telemetry, tools.file, tools.out); flags override it, and MCP_SPEC_DIR its spec-dir.",
     )
     .version(generatorVersion())
     .help()

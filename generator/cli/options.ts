@@ -1,6 +1,7 @@
 import { JSON_SCHEMA_ADAPTERS } from "../emit/json-schema/adapters.js";
 import { FAIL_ON } from "../diff/rules.js";
 import { STORE_CHOICES } from "../emit/store/adapters.js";
+import { TELEMETRY_CHOICES } from "../emit/telemetry/adapters.js";
 
 /**
  * Every option of every command, once. Each entry drives the command line (yargs reads it through
@@ -154,6 +155,15 @@ export const GENERATE_OPTIONS = {
     describe:
       "also emit a shared store for several server processes behind one load balancer: runtime/server/store-redis.ts (needs ioredis)",
     configKey: "store",
+    input: true,
+  },
+  telemetry: {
+    flag: "telemetry",
+    type: "string",
+    choices: TELEMETRY_CHOICES,
+    describe:
+      "the generated server and client record OpenTelemetry spans and metrics by the MCP semantic conventions: runtime/telemetry/otel.ts (needs @opentelemetry/api)",
+    configKey: "telemetry",
     input: true,
   },
   config,

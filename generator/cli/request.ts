@@ -2,6 +2,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { JsonSchemaAdapter } from "../emit/json-schema/adapters.js";
 import { legacyChoice } from "../derive/legacy-default.js";
 import type { StoreAdapter } from "../emit/store/adapters.js";
+import type { TelemetryAdapter } from "../emit/telemetry/adapters.js";
 import { CONFIG_FILE, findConfig } from "./config-file.js";
 import { UsageError, type CliIO } from "./context.js";
 import { specDirOf } from "./project-defaults.js";
@@ -32,6 +33,7 @@ export interface GenerateRequest {
   jsonSchema: JsonSchemaAdapter | undefined;
   auth: boolean;
   store: StoreAdapter | undefined;
+  telemetry: TelemetryAdapter | undefined;
   /**
    * Every option of the table, the command line's value over the config file's: what a new option
    * is read from (the fields above are the ones generation normalizes further).
@@ -84,6 +86,7 @@ export function generateRequest(
     jsonSchema: flags.jsonSchema ?? fromFile.jsonSchema,
     auth: flags.auth ?? fromFile.auth ?? false,
     store: flags.store ?? fromFile.store,
+    telemetry: flags.telemetry ?? fromFile.telemetry,
     tools:
       !named && tools.file !== undefined
         ? { file: resolve(base, tools.file), out: tools.out && resolve(base, tools.out) }
@@ -124,6 +127,7 @@ export function toolsRequest(flags: ToolsFlags, io: CliIO): GenerateRequest {
     jsonSchema: undefined,
     auth: false,
     store: undefined,
+    telemetry: undefined,
     tools: { file, out },
   };
 }

@@ -4,6 +4,7 @@ import type { ProtocolModel } from "../ir/model.js";
 import { legacyInput } from "../derive/legacy-default.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import type { StoreAdapter } from "./store/adapters.js";
+import type { TelemetryAdapter } from "./telemetry/adapters.js";
 import type { Releases } from "../registry/index.js";
 
 /**
@@ -52,6 +53,8 @@ export interface EmitContext {
   auth?: boolean;
   /** `--store`: also emit the shared store's module (runtime/server/store-redis.ts imports ioredis). */
   store?: StoreAdapter | undefined;
+  /** `--telemetry`: the generated server and client record through this adapter's module by default. */
+  telemetry?: TelemetryAdapter | undefined;
   /**
    * The folder the target's own modules go in, relative to the output folder and ending in `/`
    * (a legacy revision's types and validators: `legacy/<revision>/`); default: the output folder.
@@ -69,7 +72,7 @@ export interface Provenance {
 
 /** The regenerate command of a context. */
 export function regenerateCommand(
-  ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth" | "store">,
+  ctx: Pick<EmitContext, "model" | "provenance" | "legacy" | "auth" | "store" | "telemetry">,
 ): string {
   if (ctx.provenance?.regenerate) return ctx.provenance.regenerate;
   // The same --legacy words the CLI writes, so that running the command regenerates this output.
@@ -79,6 +82,7 @@ export function regenerateCommand(
     ...(legacy.length > 0 ? [`--legacy ${legacy.join(",")}`] : []),
     ...(ctx.auth ? ["--auth"] : []),
     ...(ctx.store ? [`--store ${ctx.store}`] : []),
+    ...(ctx.telemetry ? [`--telemetry ${ctx.telemetry}`] : []),
   ].join(" ");
 }
 

@@ -23,6 +23,7 @@ import { jsonSchemaTarget } from "./json-schema/target.js";
 import { authTarget } from "./auth/target.js";
 import { storeTarget } from "./store/target.js";
 import type { StoreAdapter } from "./store/adapters.js";
+import type { TelemetryAdapter } from "./telemetry/adapters.js";
 import type { JsonSchemaAdapter } from "./json-schema/adapters.js";
 import { planOutput, writeOutput, type OutputPlan } from "./write.js";
 
@@ -49,6 +50,8 @@ export interface EmitFacts extends Provenance {
   auth?: boolean;
   /** `--store`: the shared store's runtime module (runtime/server/store-redis.ts), if any. */
   store?: StoreAdapter | undefined;
+  /** `--telemetry`: the telemetry adapter the server and client record through by default, if any. */
+  telemetry?: TelemetryAdapter | undefined;
 }
 
 export interface EmitOptions extends EmitFacts {
@@ -98,6 +101,7 @@ function manifestFacts(model: ProtocolModel, options: EmitOptions) {
       ...(options.legacy ? { legacy: options.legacy } : {}),
       auth: options.auth === true,
       store: options.store,
+      telemetry: options.telemetry,
     }),
   };
 }
@@ -117,6 +121,7 @@ export async function renderRevision(
     jsonSchema: facts.jsonSchema,
     auth: facts.auth === true,
     store: facts.store,
+    telemetry: facts.telemetry,
   };
   if (facts.legacy?.length) ctx.legacy = facts.legacy;
   const files = uniqueByPath(TARGETS.flatMap((target) => target.emit(ctx)));

@@ -16,6 +16,7 @@ import type * as Http from "../../runtime/server/http/index.js";
 import type * as Client from "../../runtime/client/client.js";
 import type * as ClientHttp from "../../runtime/client/http.js";
 import type * as ClientStdio from "../../runtime/client/stdio.js";
+import type * as Otel from "../../runtime/telemetry/otel.js";
 
 /**
  * The runtime as the emitters see it: every runtime module generated code imports from, by the
@@ -54,6 +55,8 @@ export const RUNTIME = {
   client: runtimeModule<typeof Client>("client/client.ts"),
   clientHttp: runtimeModule<typeof ClientHttp>("client/http.ts"),
   clientStdio: runtimeModule<typeof ClientStdio>("client/stdio.ts"),
+  /** Imported by the server and the client only when generated with `--telemetry otel`. */
+  otel: runtimeModule<typeof Otel>("telemetry/otel.ts"),
 } as const;
 
 /**
@@ -67,6 +70,8 @@ export const RUNTIME_ADAPTERS = {
   ajv: "schema/json-schema-ajv.ts",
   cfworker: "schema/json-schema-cfworker.ts",
   redis: "server/store-redis.ts",
+  // Imported by the generated server and client (RUNTIME.otel) rather than handed over by the user.
+  otel: "telemetry/otel.ts",
 } as const;
 
 /** A verbatim copy of a hand-written runtime module, by its path under `runtime/`. */

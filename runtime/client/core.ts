@@ -87,8 +87,13 @@ export class ClientCore {
     this.router = router;
     if (options.onNotification) router.onNotification(options.onNotification);
     const tools = new ToolResults(protocol, options, log);
-    const sender = new Sender(protocol, options.transport, connection, tools, (n) =>
-      router.route(n),
+    const sender = new Sender(
+      protocol,
+      options.transport,
+      connection,
+      tools,
+      (n) => router.route(n),
+      options.telemetry,
     );
     const legacy = new LegacyCalls(protocol, options, connection, sender, tools, log);
     const rounds = new Rounds(
@@ -174,6 +179,7 @@ export class ClientCore {
     this.connection.session = null;
     await this.options.transport.endSession?.();
     await this.options.transport.close();
+    this.options.telemetry?.sessionEnded(this.connection);
   }
 
   clearCache(): void {

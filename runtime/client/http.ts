@@ -10,6 +10,7 @@
  * verbatim into generated output.
  */
 import { classify, DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../shared/jsonrpc.js";
+import type { NetworkFacts } from "../shared/telemetry.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "./errors.js";
 import { HttpFetch } from "./http-fetch.js";
@@ -40,6 +41,7 @@ class HttpTransport implements ClientTransport {
   private readonly open = new Set<AbortController>();
   private readonly http: HttpFetch;
   private readonly session: HttpSession;
+  readonly network: NetworkFacts;
 
   constructor(
     url: string,
@@ -47,9 +49,23 @@ class HttpTransport implements ClientTransport {
   ) {
     this.cacheKey = `http ${url}`;
     // The era is a property of the server, cached per origin (versioning: backward compatibility).
-    this.eraKey = `http ${new URL(url).origin}`;
+    const parsed = new URL(url);
+    this.eraKey = `http ${parsed.origin}`;
+    // The port the URL names, else its scheme's (the `server.port` the conventions ask for).
+    const port =
+      parsed.port === "" ? (parsed.protocol === "https:" ? 443 : 80) : Number(parsed.port);
+    this.network = {
+      transport: "tcp",
+      protocol: "http",
+      address: parsed.hostname.replace(/^\[|\]$/g, ""),
+      port,
+    };
     this.http = new HttpFetch(url, options, () => this.session.ids);
     this.session = new HttpSession(this.http, options, () => this.peer, this.open);
+  }
+
+  get sessionId(): string | undefined {
+    return this.session.ids?.id ?? undefined;
   }
 
   /** A legacy handshake is about to be sent: the session id its answer names is kept from here on. */

@@ -6,6 +6,7 @@
 import type { ClientTransport } from "./transport.js";
 import type { JsonSchemaEngine } from "../schema/json-schema.js";
 import type { JsonRpcId, JsonRpcNotification } from "../shared/jsonrpc.js";
+import type { Telemetry } from "../shared/telemetry.js";
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -45,6 +46,11 @@ export interface CoreOptions {
   maxPages?: number;
   /** In-memory cache of cacheable results (off by default). */
   cache?: boolean | { maxEntries?: number };
+  /**
+   * Records every request sent and the session's duration (runtime/telemetry/otel.ts, generated
+   * with `--telemetry otel`, passes one by default). Default: none, and no hook runs.
+   */
+  telemetry?: Telemetry | undefined;
   /** Diagnostics (dropped tools, garbage from the server); default: none. */
   log?: (message: string) => void;
   /** Validate every result against the schema (default true). */

@@ -17,6 +17,9 @@ import type {
   JsonRpcResponse,
 } from "../shared/jsonrpc.js";
 import { encodeHeaderValue } from "../shared/param-headers.js";
+import { isRecord } from "../shared/jsonrpc.js";
+import type { OperationFacts, Telemetry } from "../shared/telemetry.js";
+import { endOperation } from "../shared/telemetry-outcome.js";
 
 export class Sender {
   private nextId = 1;
@@ -29,6 +32,8 @@ export class Sender {
     private readonly tools: ToolResults,
     /** Where a notification that is not this request's progress goes. */
     private readonly route: (notification: JsonRpcNotification) => void,
+    /** Records each request sent (`CoreOptions.telemetry`); `undefined`: nothing runs. */
+    private readonly telemetry: Telemetry | undefined = undefined,
   ) {}
 
   /** A fresh request id. */
@@ -41,7 +46,68 @@ export class Sender {
     return `p${this.nextToken++}`;
   }
 
-  async send(
+  send(
+    method: string,
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+    progressToken: string | undefined,
+  ): Promise<JsonRpcResponse> {
+    const { telemetry } = this;
+    if (telemetry === undefined)
+      return this.sendUntraced(method, id, params, spec, options, signal, progressToken);
+    return this.sendTraced(telemetry, method, id, params, spec, options, signal, progressToken);
+  }
+
+  /**
+   * One request as an operation of the client's telemetry: its trace context written into the
+   * request's metadata (by the description's name for it), ended with the response or the failure.
+   */
+  private async sendTraced(
+    telemetry: Telemetry,
+    method: string,
+    id: JsonRpcId,
+    params: Record<string, unknown>,
+    spec: ClientMethodSpec | undefined,
+    options: CallOptions,
+    signal: AbortSignal,
+    progressToken: string | undefined,
+  ): Promise<JsonRpcResponse> {
+    const { protocol, connection, transport } = this;
+    const facts: OperationFacts = {
+      method,
+      id,
+      params,
+      target: spec?.target ?? null,
+      toolCall: protocol.tools !== null && method === protocol.tools.call,
+      protocolVersion: connection.version,
+    };
+    if (transport.network) facts.network = transport.network;
+    const sessionId = transport.sessionId;
+    if (sessionId !== undefined) facts.sessionId = sessionId;
+    telemetry.sessionSeen(connection, facts);
+    const operation = telemetry.operation(facts);
+    const field = protocol.envelope.meta;
+    const given = params[field];
+    const meta: Record<string, unknown> = isRecord(given) ? { ...given } : {};
+    operation.inject(meta);
+    const traced = Object.keys(meta).length > 0 ? { ...params, [field]: meta } : params;
+    let response: JsonRpcResponse;
+    try {
+      response = await operation.run(() =>
+        this.sendUntraced(method, id, traced, spec, options, signal, progressToken),
+      );
+    } catch (error) {
+      operation.end({ failure: failureOf(error) });
+      throw error;
+    }
+    endOperation(operation, protocol, response);
+    return response;
+  }
+
+  private async sendUntraced(
     method: string,
     id: JsonRpcId,
     params: Record<string, unknown>,
@@ -132,4 +198,9 @@ function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
       },
     );
   });
+}
+
+/** A request that got no response, as `error.type`: its error's class name (low in cardinality), else `_OTHER`. */
+function failureOf(error: unknown): string {
+  return error instanceof Error ? error.name : "_OTHER";
 }

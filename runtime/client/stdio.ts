@@ -53,6 +53,7 @@ export function stdioTransport(options: StdioTransportOptions): ClientTransport 
 class StdioTransport implements ClientTransport {
   readonly probes = true;
   readonly cancelsByNotification = true;
+  readonly network = { transport: "pipe" } as const;
   readonly cacheKey: string;
   private child: ChildProcess | null = null;
   private readonly pending = new Map<JsonRpcId, Pending>();

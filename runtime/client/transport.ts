@@ -5,6 +5,7 @@
  * Revision-independent; copied verbatim into generated output.
  */
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
+import type { NetworkFacts } from "../shared/telemetry.js";
 
 export interface TransportRequestOptions {
   /** Aborted when the caller gives up (abort, timeout, close). */
@@ -52,6 +53,10 @@ export interface ClientTransport {
    * per key. Without one (stdio) the era is learnt per client, that is per server process.
    */
   readonly eraKey?: string;
+  /** How the server is reached, for telemetry (`network.transport`, `server.address`…). */
+  readonly network?: NetworkFacts;
+  /** The session's id while one is open (HTTP `Mcp-Session-Id`), for telemetry. */
+  readonly sessionId?: string | undefined;
   /**
    * Initialize-era sessions, for transports with session mechanics (HTTP): a handshake is about to
    * be sent (the session it opens is kept from its answer), it completed with `version` (the GET

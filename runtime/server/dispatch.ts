@@ -49,6 +49,7 @@ import { Deprecations } from "./deprecations.js";
 import { describeServer } from "./describe.js";
 import { Publisher } from "./publish.js";
 import { DEFAULT_MAX_HANDSHAKE_BYTES, exceedsJsonBytes } from "./session-budget.js";
+import { ServerTelemetry, type Telemetry } from "./telemetry.js";
 
 export type { Validate } from "../schema/checks.js";
 export type { MethodSpec } from "../shared/protocol.js";
@@ -89,6 +90,11 @@ export interface DispatcherOptions extends RoundsOptions {
    * in this process.
    */
   store?: Store;
+  /**
+   * Records every request and notification, and every session's duration (runtime/telemetry/otel.ts,
+   * generated with `--telemetry otel`, passes one by default). Default: none, and no hook runs.
+   */
+  telemetry?: Telemetry | undefined;
 }
 
 export class Dispatcher implements MessageHandler {
@@ -111,6 +117,8 @@ export class Dispatcher implements MessageHandler {
   readonly store: Store | undefined;
   /** The request's envelope (over HTTP, its headers) against its body. */
   private readonly envelope: EnvelopeStage;
+  /** The telemetry hook, only when `DispatcherOptions.telemetry` asks for one. */
+  private readonly telemetry: ServerTelemetry | undefined;
 
   constructor(
     private readonly protocol: Protocol,
@@ -180,16 +188,22 @@ export class Dispatcher implements MessageHandler {
     this.envelope = new EnvelopeStage(
       protocol,
       handlers,
-      (request, delivery) => this.handle(request, delivery),
+      // The server's own listing of its tools is no client's request: not recorded.
+      async (request, delivery) => this.handleUntraced(request, delivery),
       log,
     );
     this.store = options.store;
     this.publisher = new Publisher(this.store, this.subscriptions, this.legacy, log);
+    this.telemetry = options.telemetry && new ServerTelemetry(protocol, options.telemetry);
+    const { telemetry } = this;
+    if (telemetry && this.legacy)
+      this.legacy.bridged = (delivery, method) => telemetry.bridged(delivery, method);
   }
 
   /** A transport forgot a session: its legacy state goes too. */
   endSession(session: Record<string, unknown>): void {
     this.legacy?.end(session);
+    this.telemetry?.sessionEnded(session);
   }
 
   /** What a session record holds, as JSON: the handshake of a stateful revision, a legacy session. */
@@ -240,14 +254,20 @@ export class Dispatcher implements MessageHandler {
       case "invalid":
         return { response: incoming.error, httpStatus: 400 };
       case "notification":
-      case "response":
+      case "response": {
         // Nothing to answer: cancellation reaches handlers through the transport's signal; a legacy
         // session takes its handshake's completion and the client's responses to the server's requests.
+        const operation =
+          incoming.kind === "notification"
+            ? this.telemetry?.notification(incoming.message, delivery)
+            : undefined;
         await this.legacy?.message(
           incoming.message as unknown as Record<string, unknown>,
           delivery,
         );
+        operation?.end({});
         return { response: null, httpStatus: 202 };
+      }
       case "request":
         return this.handleRequest(incoming.message, delivery);
     }
@@ -259,8 +279,14 @@ export class Dispatcher implements MessageHandler {
    * may return never rejects.
    */
   handleRequest(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
+    // Without telemetry configured, this one check is all it costs.
+    if (this.telemetry === undefined) return this.handleUntraced(request, delivery);
+    return this.telemetry.request(request, delivery, () => this.handleUntraced(request, delivery));
+  }
+
+  private handleUntraced(request: JsonRpcRequest, delivery: Delivery): Outcome | Promise<Outcome> {
     const pending = this.envelope.pending(request, delivery);
-    if (pending !== null) return pending.then(() => this.handleRequest(request, delivery));
+    if (pending !== null) return pending.then(() => this.handleUntraced(request, delivery));
     try {
       return this.envelope.sent(request, delivery, this.request(request, delivery));
     } catch (error) {

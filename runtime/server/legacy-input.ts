@@ -62,6 +62,7 @@ export async function bridgeInput(
     await Promise.all(
       Object.entries(asked.inputRequests).map(async ([key, input]) => {
         try {
+          sessions.bridged?.(raw, input.method);
           const response = await session.request(
             input.method,
             input.params ?? {},

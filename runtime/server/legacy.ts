@@ -68,6 +68,12 @@ export class LegacySessions {
   private subscriptionBytes = 0;
   /** The indexes and bus of sessions shared with other processes, once a transport shares them. */
   private shared: SharedLegacy<LegacySession> | null = null;
+  /**
+   * Told of each request bridged to a client (an input request of a modern handler, sent as a
+   * request of its own), with the delivery of the client's request it serves: the dispatcher's
+   * telemetry records it. `null`: nothing is told.
+   */
+  bridged: ((delivery: Delivery, method: string) => void) | null = null;
 
   constructor(
     /** Newest protocol version first. */

@@ -35,6 +35,8 @@ const OUTPUT_FLAGS = [
   "--auth",
   "--store",
   "redis",
+  "--telemetry",
+  "otel",
 ];
 
 /**

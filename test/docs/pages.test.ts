@@ -17,8 +17,6 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
  */
 const PAGES_TO_COME = new Set([
   "docs/limits-generator.md",
-  "docs/limits-runtime.md",
-  "docs/telemetry.md",
 ]);
 
 /** Every relative link target of a page (no scheme, no bare anchor), its `#anchor` dropped. */

@@ -34,12 +34,14 @@ const OPTIONAL_ADAPTERS = {
   "runtime/auth/oauth-http.ts": ["oauth4webapi"],
   "runtime/auth/jwt-verifier.ts": ["jose"],
   "runtime/server/store-redis.ts": ["ioredis"],
+  "runtime/telemetry/otel.ts": ["@opentelemetry/api"],
 };
 
 /**
  * The runtime's folders and those each may import. Its pieces build upward (`schema` under `shared`
  * under the roles), the two roles stay apart, and `auth` holds both roles' authorization, the
- * client's on top of its HTTP transport.
+ * client's on top of its HTTP transport. `telemetry` holds the adapters implementing the hooks both
+ * roles declare in `shared/telemetry.ts`.
  */
 const RUNTIME_LAYERS = {
   schema: [],
@@ -47,6 +49,7 @@ const RUNTIME_LAYERS = {
   server: ["shared", "schema", "auth"],
   client: ["shared", "schema"],
   auth: ["shared", "client"],
+  telemetry: ["shared"],
 };
 
 /**
@@ -86,6 +89,7 @@ export default tseslint.config(
       "generated/**",
       "test/fixtures/**",
       ".bench-tmp*/**",
+      ".docs-tmp*/**",
       "tools/**",
     ],
   },

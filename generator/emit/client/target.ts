@@ -192,6 +192,9 @@ export const clientTarget: Target = {
       listen,
       logLevel,
       ownParams: join(own.map(str), code` | `),
+      telemetry: ctx.telemetry
+        ? file.use(RUNTIME[ctx.telemetry].value("otelClientTelemetry"))
+        : null,
     });
     return [
       // Its error classes share names with the schema's error types: a namespace in the entry points.

@@ -80,6 +80,9 @@ export const serverTarget: Target = {
         defined(WIRE_CONVENTIONS.implementationType) ??
         code`${file.use(M.dispatch.type("DispatcherOptions"))}["info"]`,
       capabilitiesType: defined(CAPABILITY_TYPES.server) ?? code`Record<string, unknown>`,
+      telemetry: ctx.telemetry
+        ? file.use(RUNTIME[ctx.telemetry].value("otelServerTelemetry"))
+        : null,
     });
     // Node, Bun, Deno and workerd: the server imports no node: module at load (the stdio and
     // node:http transports load theirs when used), but browsers are no place for it.

@@ -153,7 +153,7 @@ describe("mcp-gen.config.json", () => {
     ],
     [
       '{\n  "revisions": ["2026-07-28"],\n  "outt": "x"\n}\n',
-      'mcp-gen.config.json:3: unknown key "outt"; did you mean "out"? (known: auth, json-schema, legacy, out, revisions, spec-dir, store, tools)',
+      'mcp-gen.config.json:3: unknown key "outt"; did you mean "out"? (known: auth, json-schema, legacy, out, revisions, spec-dir, store, telemetry, tools)',
     ],
     [
       '{\n  "tools": {\n    "file": "tools.ts",\n    "ot": "x"\n  }\n}\n',
@@ -206,6 +206,7 @@ describe("mcp-gen.config.json", () => {
       "revisions",
       "spec-dir",
       "store",
+      "telemetry",
       "tools.file",
       "tools.out",
     ]);

@@ -120,6 +120,39 @@ describe("generated output", () => {
       );
     });
 
+    it("with --telemetry otel: runtime/telemetry/otel.ts too, imported by the server and client, the one module importing a package (@opentelemetry/api, as pinned), named in the header", async () => {
+      const model = loadModel(schemaFile(revision), { revision });
+      const files = await renderRevision(model, version, emitFacts(model));
+      const traced = await renderRevision(model, version, {
+        ...emitFacts(model),
+        telemetry: "otel",
+      });
+      const added = traced.map((f) => f.path).filter((p) => !files.some((f) => f.path === p));
+      const roles = ["server.ts", "client.ts"].filter((p) => files.some((f) => f.path === p));
+      if (roles.length === 0) return expect(added).toEqual([]);
+      expect(added).toEqual(["runtime/telemetry/otel.ts"]);
+      for (const role of roles)
+        expect(traced.find((f) => f.path === role)!.content).toMatch(
+          /import \{ otel(Server|Client)Telemetry \} from "\.\/runtime\/telemetry\/otel\.js";/,
+        );
+      const importing = traced.filter(
+        (f) => f.path.endsWith(".ts") && /from "(?![.]|node:)[^"]+"/.test(f.content),
+      );
+      expect(importing.map((f) => f.path)).toEqual(["runtime/telemetry/otel.ts"]);
+      const pinned = (
+        JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+          devDependencies: Record<string, string>;
+        }
+      ).devDependencies["@opentelemetry/api"];
+      expect(traced.find((f) => f.path === "README.md")!.content).toContain(
+        `| \`@opentelemetry/api\` | ${pinned} | \`runtime/telemetry/otel.ts\` |`,
+      );
+      const none = model.lifecycle.kind === "stateless" ? " --legacy none" : "";
+      expect(traced.find((f) => f.path === "types.ts")!.content).toContain(
+        `mcp-gen --revision ${revision}${none} --telemetry otel\``,
+      );
+    });
+
     it("starts every file with a header naming the revision, the schema's sha256 and the generator version", () => {
       const sha = loadModel(schemaFile(revision), { revision }).source.sha256;
       for (const file of filesUnder(generatedDir(revision)).filter((f) => f.endsWith(".ts"))) {

@@ -55,7 +55,7 @@ describe("runtime closure", () => {
     ).toEqual(["runtime/schema/checks.ts", "runtime/shared/protocol.ts"]);
   });
 
-  for (const revision of [...REVISIONS, "dual"]) {
+  for (const revision of [...REVISIONS, "dual", "otel"]) {
     it(`${revision}: every import resolves inside the output, every runtime module but an add-on root is imported`, () => {
       const dir = generatedDir(revision);
       const files = filesUnder(dir);
