@@ -15,9 +15,7 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
  * Pages the README's map links to that other work adds (the generator's and the
  * runtime's limits, telemetry): a link to one of them may lead nowhere until it lands.
  */
-const PAGES_TO_COME = new Set([
-  "docs/limits-generator.md",
-]);
+const PAGES_TO_COME = new Set(["docs/limits-generator.md"]);
 
 /** Every relative link target of a page (no scheme, no bare anchor), its `#anchor` dropped. */
 function relativeLinks(text: string): string[] {
