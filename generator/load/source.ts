@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { Project, ts, type Node, type SourceFile } from "./ts-morph.js";
 import { GeneratorError } from "../errors.js";
+import { checkNesting, checkSize } from "./budget.js";
 
 export interface OpenedSchema {
   file: string;
@@ -31,7 +32,10 @@ export function openSchema(file: string): OpenedSchema {
     useInMemoryFileSystem: true,
     compilerOptions: { noLib: true, target: ts.ScriptTarget.ES2022 },
   });
+  // The budgets the parser needs (its recursion), before it runs.
+  checkSize(bytes.length, file);
   const text = bytes.toString("utf8");
+  checkNesting(text, file);
   const sourceFile = project.createSourceFile("/schema.ts", text);
   const diagnostics = project
     .getProgram()
