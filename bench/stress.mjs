@@ -11,6 +11,7 @@ import { Agent } from "node:http";
 import { connect } from "node:net";
 import { prepareRevision } from "./prepare.mjs";
 import { dualServerAttacks } from "./stress-server-dual.mjs";
+import { GENERATOR_ATTACKS } from "./stress-generator.mjs";
 import {
   META,
   MiB,
@@ -343,6 +344,7 @@ const ALL = {
   ...DUAL_SERVER_ATTACKS,
   ...CLIENT_ATTACKS,
   ...DUAL_ATTACKS,
+  ...GENERATOR_ATTACKS,
 };
 const chosen = process.argv.slice(2);
 const jsDir = prepareRevision(REVISION);
