@@ -57,12 +57,13 @@ const fixture = () =>
   readFileSync(join(ROOT, "test", "fixtures", "protocol-surface", "schema.ts"), "utf8");
 const generate = (dir, ...extra) =>
   run(dir, ["--revision", REV, "--spec-dir", "spec", "--out", "out", ...extra]);
-/** The one line a refusal prints, shortened for the report. */
+/** The first line a run printed, its scratch folder left out. */
 const said = (r) =>
   r.stderr
     .trim()
     .split("\n")[0]
-    .replace(/^mcp-gen: \S*?([^/\s]+:\d+:)/, "$1");
+    .replace(/^mcp-gen: /, "")
+    .replaceAll(/\S*\/stress-gen-[^/]+\//g, "");
 const oneLine = (r) => /^mcp-gen: [^\n]+\n$/.test(r.stderr) && !/internal error/.test(r.stderr);
 const refusedAt = (r, line) =>
   r.code === 1 && oneLine(r) && r.stderr.includes(`schema.ts:${line}: `);
