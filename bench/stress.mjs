@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { prepareRevision } from "./prepare.mjs";
 import { dualServerAttacks } from "./stress-server-dual.mjs";
 import { sessionAttacks } from "./stress-server-sessions.mjs";
+import { GENERATOR_ATTACKS } from "./stress-generator.mjs";
 import {
   META,
   MiB,
@@ -359,6 +360,7 @@ const ALL = {
   ...SESSION_ATTACKS,
   ...CLIENT_ATTACKS,
   ...DUAL_ATTACKS,
+  ...GENERATOR_ATTACKS,
 };
 const chosen = process.argv.slice(2);
 const jsDir = prepareRevision(REVISION);

@@ -83,15 +83,53 @@ export function literal(value: string | number | boolean | null): Code {
 
 /**
  * JSON data as a JavaScript expression (JSON is valid JavaScript): objects, arrays and scalars alike.
- * The one way plain data (protocol facts, listings) is printed into generated code.
+ * The one way plain data (protocol facts, listings) is printed into generated code. JSON text is
+ * not quite JavaScript: in an object literal `"__proto__": x` sets the prototype instead of making
+ * a key, so that one key is printed computed, `["__proto__"]: x`, which makes an own property as
+ * `JSON.parse` would.
  */
 export function json(value: unknown): Code {
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new Error(`json: ${typeof value} is not JSON`);
-  return new Fragment(text.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
+  if (JSON.stringify(value) === undefined) throw new Error(`json: ${typeof value} is not JSON`);
+  return new Fragment(jsonText(value));
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+function jsonText(value: unknown): string {
+  if (Array.isArray(value))
+    return `[${value.map((item) => (isJsonValue(item) ? jsonText(item) : "null")).join(",")}]`;
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { toJSON?: unknown }).toJSON !== "function"
+  ) {
+    const members = Object.entries(value)
+      .filter(([, item]) => isJsonValue(item))
+      .map(([name, item]) => `${propertyKey(name)}:${jsonText(item)}`);
+    return `{${members.join(",")}}`;
+  }
+  return quoteScalar(value);
+}
+
+/** What JSON.stringify keeps in an object (it drops undefined, functions and symbols). */
+const isJsonValue = (value: unknown): boolean =>
+  value !== undefined && typeof value !== "function" && typeof value !== "symbol";
+
+function quoteScalar(value: unknown): string {
+  return typeof value === "string" ? quote(value) : JSON.stringify(value);
+}
+
+/** An object literal's key for any name: `__proto__` computed (quoted, it would set the prototype). */
+function propertyKey(name: string): string {
+  return name === PROTO ? `[${quote(name)}]` : quote(name);
+}
+
+/** The one key an object literal treats as something else than a property (ECMA-262 B.3.1). */
+const PROTO = "__proto__";
+
+/**
+ * An IdentifierName of ECMAScript (what TypeScript takes as a declaration's name): Unicode ID_Start
+ * and ID_Continue, with `$`, `_` and the two joiners (`\u` escapes are not: the loader's names have none).
+ */
+const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 /** Whether a name can stand as an identifier (a declaration, a reference, a bare key). */
 export const isIdentifier = (name: string): boolean => IDENTIFIER.test(name);
@@ -106,8 +144,13 @@ export function ident(name: string): Code {
   return new Fragment(name);
 }
 
-/** A property key in a type or object literal: bare when it is an identifier, else quoted. */
+/**
+ * A property key in a type or object literal: bare when it is an identifier, else quoted, and
+ * `__proto__` computed (`["__proto__"]`), the one spelling that makes a key in an object literal
+ * rather than the prototype (and means the same property in a type).
+ */
 export function key(name: string): Code {
+  if (name === PROTO) return new Fragment(`[${quote(name)}]`);
   return IDENTIFIER.test(name) ? new Fragment(name) : str(name);
 }
 

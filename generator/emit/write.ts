@@ -11,9 +11,10 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { GeneratorError } from "../errors.js";
 import { GENERATED_MARK, type GeneratedFile } from "./file.js";
+import { checkManifestPaths, realOutputDir, refuseLinks } from "./output-paths.js";
 import {
   MANIFEST_FILE,
   manifestOf,
@@ -43,10 +44,12 @@ export interface OutputPlan {
 }
 
 export function planOutput(outDir: string, files: readonly GeneratedFile[]): OutputPlan {
-  const target = resolve(outDir);
+  const target = realOutputDir(outDir);
   const owned = ownedFiles(target);
   const changes: OutputChange[] = [];
   const produced = new Set(files.map((f) => f.path));
+  // Before anything is read or compared: a link inside the folder would carry it elsewhere.
+  refuseLinks(target, [MANIFEST_FILE, ...produced, ...Object.keys(owned)]);
   for (const file of files) {
     const current = readIfFile(join(target, file.path));
     if (current === null) changes.push({ path: file.path, kind: "added" });
@@ -74,7 +77,7 @@ export function writeOutput(
   facts: Omit<OutputManifest, "files">,
   options: { force?: boolean } = {},
 ): OutputPlan {
-  const target = resolve(outDir);
+  const target = realOutputDir(outDir);
   const plan = planOutput(target, files);
   if (plan.edited.length > 0 && !options.force) {
     throw new GeneratorError(
@@ -146,7 +149,10 @@ function ownedFiles(target: string): Record<string, string | null> {
   if (!statSync(target).isDirectory())
     throw new GeneratorError("cannot write output: not a directory", target);
   const manifest = readManifest(target);
-  if (manifest) return manifest.files;
+  if (manifest) {
+    checkManifestPaths(join(target, MANIFEST_FILE), Object.keys(manifest.files), target);
+    return manifest.files;
+  }
   const entries = readdirSync(target).filter((name) => !name.startsWith("."));
   if (entries.length === 0) return {};
   const index = readIfFile(join(target, "index.ts"));

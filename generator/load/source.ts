@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { Project, ts, type Node, type SourceFile } from "./ts-morph.js";
 import { GeneratorError } from "../errors.js";
+import { checkNesting, checkSize } from "./budget.js";
 
 /** The in-memory TypeScript project schemas are parsed in (syntax only: no lib, no checker). */
 export type SchemaProject = InstanceType<typeof Project>;
@@ -40,7 +41,10 @@ export function openSchema(file: string, project: SchemaProject = schemaProject(
         : String((error as Error).message);
     throw new GeneratorError(`cannot read schema: ${reason}`, file);
   }
+  // The budgets the parser needs (its recursion), before it runs.
+  checkSize(bytes.length, file);
   const text = bytes.toString("utf8");
+  checkNesting(text, file);
   // Each schema under a name of its own: a project may hold several, and the same one twice.
   const sourceFile = project.createSourceFile(
     `/${project.getSourceFiles().length}/schema.ts`,

@@ -12,6 +12,7 @@ import { GeneratorError } from "../errors.js";
 import { FORMAT_CHECKERS } from "../ir/formats.js";
 import { LIBRARY_TYPES, NUMBERS_ARE_INTEGERS_BY_DEFAULT } from "../ir/conventions.js";
 import { EMPTY_DOC, parseDeprecation, parseJsDoc } from "./jsdoc.js";
+import { checkUnionMembers } from "./budget.js";
 import { lineOf } from "./source.js";
 
 /** What type conversion needs from the rest of the loader. */
@@ -109,14 +110,11 @@ export function convertType(node: TsTypeNode, ctx: TypeContext, path: string[]):
         minItems: null,
         maxItems: null,
       };
-    case SyntaxKind.UnionType:
-      return {
-        kind: "union",
-        members: node
-          .asKindOrThrow(SyntaxKind.UnionType)
-          .getTypeNodes()
-          .map((member) => convertType(member, ctx, path)),
-      };
+    case SyntaxKind.UnionType: {
+      const members = node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes();
+      checkUnionMembers(members.length, ctx.file, lineOf(node));
+      return { kind: "union", members: members.map((member) => convertType(member, ctx, path)) };
+    }
     case SyntaxKind.IntersectionType:
       return {
         kind: "intersection",

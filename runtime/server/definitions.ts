@@ -434,7 +434,8 @@ export class Definitions {
     for (const argument of Array.isArray(declared) ? declared : []) {
       if (!isRecord(argument) || argument[f.required] !== true) continue;
       const argumentName = String(argument[f.argumentName]);
-      if (given[argumentName] === undefined)
+      // Own only: an argument named `constructor` is missing when the client did not give it.
+      if (!Object.hasOwn(given, argumentName) || given[argumentName] === undefined)
         throw new RpcError(
           ErrorCode.InvalidParams,
           `Invalid params: missing required argument ${JSON.stringify(argumentName)}`,
@@ -477,8 +478,15 @@ const fieldsOf = (definition: object): Record<string, unknown> =>
 
 function listingOf(definition: object): Readonly<Result> {
   const listing: Result = {};
+  // defineProperty: a listing field named `__proto__` (a JSON-parsed definition can hold one) is data.
   for (const [key, value] of Object.entries(definition))
-    if (!OWN_KEYS.has(key)) listing[key] = value;
+    if (!OWN_KEYS.has(key))
+      Object.defineProperty(listing, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   return Object.freeze(listing);
 }
 

@@ -9,7 +9,7 @@
  * (legacy-messages.ts) and `input_required` bridged into requests (legacy-input.ts) are modules of
  * their own. Revision-independent; copied verbatim into generated output.
  */
-import { ErrorCode, isRecord, SERVER_BUSY, success } from "../shared/jsonrpc.js";
+import { ErrorCode, isRecord, own, SERVER_BUSY, success } from "../shared/jsonrpc.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcId,
@@ -276,7 +276,7 @@ export class LegacySessions {
         );
       return ok(request.id);
     }
-    const method = protocol.methods[request.method];
+    const method = own(protocol.methods, request.method);
     if (!method) return notFound(host, request);
     const meta = modernMeta(session, params[host.metaField], host);
     const served = new LegacyDelivery(delivery, session, host.metaField);

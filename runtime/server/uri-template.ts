@@ -392,10 +392,10 @@ function readExpression(expression: Expression, text: string, into: UriVariables
       const value = eq < 0 ? "" : decodeURIComponent(part.slice(eq + 1));
       const declared = expression.variables.find((v) => v.name === name);
       if (!declared) continue;
-      const previous = into[name];
+      const previous = Object.hasOwn(into, name) ? into[name] : undefined;
       if (declared.explode && previous !== undefined)
-        into[name] = [...(Array.isArray(previous) ? previous : [previous]), value];
-      else if (declared.explode || previous === undefined) into[name] = value;
+        setVariable(into, name, [...(Array.isArray(previous) ? previous : [previous]), value]);
+      else if (declared.explode || previous === undefined) setVariable(into, name, value);
     }
     return;
   }
@@ -405,7 +405,20 @@ function readExpression(expression: Expression, text: string, into: UriVariables
     if (i >= values.length) return;
     // An exploded last variable takes every remaining value.
     if (variable === last && variable.explode && values.length > i + 1)
-      into[variable.name] = values.slice(i);
-    else into[variable.name] = values[i]!;
+      setVariable(into, variable.name, values.slice(i));
+    else setVariable(into, variable.name, values[i]!);
+  });
+}
+
+/**
+ * A variable's value, as an own property whatever its name: a template's `{__proto__}` would set
+ * the object's prototype by assignment, and a `{?constructor}` read the inherited function.
+ */
+function setVariable(into: UriVariables, name: string, value: string | string[]): void {
+  Object.defineProperty(into, name, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
   });
 }

@@ -3,7 +3,7 @@ import type { MethodRole, ProtocolModel } from "../../ir/model.js";
 import { methodRoles, ModelIndex } from "../../ir/query.js";
 import { wireFacts, type WireFacts, type WireRequest } from "../../ir/wire.js";
 import { CAPABILITY_TYPES, MEMBERSHIP_UNIONS, WIRE_CONVENTIONS } from "../../ir/conventions.js";
-import { code, ident, join, jsdoc, str, type Code } from "../code.js";
+import { code, ident, join, jsdoc, key, str, type Code } from "../code.js";
 import { CodeFile } from "../code-file.js";
 import { typesModule, validatorsModule } from "../modules.js";
 import { RUNTIME } from "../runtime.js";
@@ -112,6 +112,7 @@ export const clientTarget: Target = {
       return {
         option: `on${verb}`,
         method: str(input.method),
+        key: key(input.method),
         params,
         result:
           input.results.length > 0

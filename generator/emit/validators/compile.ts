@@ -210,7 +210,7 @@ export class ValidatorCompiler {
     for (const property of type.properties) {
       if (!property.optional) {
         out.push(
-          code`if (${value}${access(property.name)} === undefined) return ${this.missing(path, property.name)};`,
+          code`if (${read(value, property.name)} === undefined) return ${this.missing(path, property.name)};`,
         );
       }
     }
@@ -220,27 +220,27 @@ export class ValidatorCompiler {
       if (isNever(property.type)) {
         // Present at all is wrong; nothing to read.
         out.push(
-          code`if (${value}${access(property.name)} !== undefined) return ${this.fail(propertyPath, "must NOT be valid")};`,
+          code`if (${read(value, property.name)} !== undefined) return ${this.fail(propertyPath, "must NOT be valid")};`,
         );
         continue;
       }
       const local = scope.name("p");
-      const read = code`const ${local} = ${value}${access(property.name)};`;
+      const assign = code`const ${local} = ${read(value, property.name)};`;
       // A required property was found present above; only an optional one may be absent.
       const single = property.optional
         ? this.singleCheck(property.type, local, propertyPath)
         : null;
       if (single) {
         out.push(
-          code`${read}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`,
+          code`${assign}\nif (${local} !== undefined && !${single.test}) return ${single.onFailure};`,
         );
         continue;
       }
       const body = this.statements(property.type, local, propertyPath, scope, owner);
       out.push(
         property.optional
-          ? code`${read}\nif (${local} !== undefined) {\n${lines(body)}\n}`
-          : code`${read}\n${lines(body)}`,
+          ? code`${assign}\nif (${local} !== undefined) {\n${lines(body)}\n}`
+          : code`${assign}\n${lines(body)}`,
       );
     }
     const extra = type.indexSignature?.type;
@@ -291,6 +291,34 @@ export class ValidatorCompiler {
       code`if (!(${join(tests, code` || `)})) return union(${renderPath(path)}, ${value}, [${join(checks)}]);`,
     ];
   }
+}
+
+/**
+ * Every name an object inherits (`constructor`, `toString`, `__proto__`, …): a property of that
+ * name is read only when the value has it as its own, or an absent optional `toString` would be
+ * the inherited function and fail its check, and an absent required `constructor` would pass.
+ * (ECMA-262's `Object.prototype` with Annex B's; a test holds it to the running engine's.)
+ */
+const INHERITED: ReadonlySet<string> = new Set([
+  "constructor",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "toString",
+  "valueOf",
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+]);
+
+/** The value of a property, `undefined` when the object does not hold it itself. */
+function read(value: Code, name: string): Code {
+  return INHERITED.has(name)
+    ? code`(Object.hasOwn(${value}, ${name}) ? ${value}${access(name)} : undefined)`
+    : code`${value}${access(name)}`;
 }
 
 /** The test that every value passes (`unknown`, `any`). */

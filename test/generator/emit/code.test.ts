@@ -104,7 +104,11 @@ describe("code: raw text only by construction", () => {
     expect(() => ident("x; evil()")).toThrow(/not a valid TypeScript identifier/);
     expect(String(key("plain"))).toBe("plain");
     expect(String(key("tools/call"))).toBe('"tools/call"');
-    expect(String(key("__proto__"))).toBe("__proto__");
+    // In an object literal a bare or quoted `__proto__` sets the prototype: computed, it is a key.
+    expect(String(key("__proto__"))).toBe('["__proto__"]');
+    expect(Object.keys(evaluate(code`({ ${key("__proto__")}: 1 })`) as object)).toEqual([
+      "__proto__",
+    ]);
     expect(String(access("plain"))).toBe(".plain");
     expect(String(access("a'b"))).toBe(`["a'b"]`);
     expect(evaluate(code`({ ${key("x\ny")}: 1 })${access("x\ny")}`)).toBe(1);

@@ -245,7 +245,7 @@ describe("names and text are data, never code", () => {
     expect((await emitted(model([odd]))).split("\n")).toEqual([
       "export interface Odd {",
       '  "io.modelcontextprotocol/x": string;',
-      "  __proto__?: string;",
+      '  ["__proto__"]?: string;',
       "  'say \"hi\"': string;",
       '  "line\\nbreak": string;',
       "  $schema: string;",
