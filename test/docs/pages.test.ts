@@ -11,12 +11,6 @@ import { ROOT } from "../helpers/spec.js";
 
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
-/**
- * Pages the README's map links to that other work adds (the generator's and the
- * runtime's limits, telemetry): a link to one of them may lead nowhere until it lands.
- */
-const PAGES_TO_COME = new Set(["docs/limits-generator.md"]);
-
 /** Every relative link target of a page (no scheme, no bare anchor), its `#anchor` dropped. */
 function relativeLinks(text: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
@@ -51,7 +45,7 @@ describe.each(docPages(ROOT))("%s", (page) => {
     const text = readFileSync(join(ROOT, page), "utf8");
     const missing = relativeLinks(text)
       .map((target) => normalize(join(dirname(page), target)))
-      .filter((target) => !PAGES_TO_COME.has(target) && !existsSync(join(ROOT, target)));
+      .filter((target) => !existsSync(join(ROOT, target)));
     expect(missing).toEqual([]);
   });
 });
