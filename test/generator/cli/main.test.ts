@@ -23,6 +23,8 @@ const calls = vi.hoisted(() => ({
   loadError: undefined as unknown,
 }));
 vi.mock("../../../generator/load/index.js", () => ({
+  // The shared TypeScript project the loads parse into: the mocked loads parse nothing.
+  schemaProject: () => ({}),
   loadModel: (file: string, options: { revision: string }) => {
     calls.load.push({ file, revision: options.revision });
     if (calls.loadError) throw calls.loadError;
