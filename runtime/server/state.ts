@@ -88,8 +88,19 @@ const nodeMac: Mac<Uint8Array> = (key, parts) => {
   return hmac.digest();
 };
 
+/** An HMAC-SHA256 key of Web Crypto's. */
+function importHmacKey(key: Uint8Array) {
+  return globalThis.crypto.subtle.importKey(
+    "raw",
+    copyOf(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+}
+
 /** Web Crypto's keys, by secret: importing one is a round trip of its own. */
-const webKeys = new Map<string, Promise<CryptoKey>>();
+const webKeys = new Map<string, ReturnType<typeof importHmacKey>>();
 const MAX_WEB_KEYS = 16;
 
 const webMac: Mac<Promise<Uint8Array>> = async (key, parts) => {
@@ -97,13 +108,7 @@ const webMac: Mac<Promise<Uint8Array>> = async (key, parts) => {
   let imported = webKeys.get(id);
   if (imported === undefined) {
     if (webKeys.size >= MAX_WEB_KEYS) webKeys.delete(webKeys.keys().next().value!);
-    imported = globalThis.crypto.subtle.importKey(
-      "raw",
-      copyOf(key),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
+    imported = importHmacKey(key);
     webKeys.set(id, imported);
   }
   const signed = await globalThis.crypto.subtle.sign("HMAC", await imported, concat(parts));

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openState, randomSecret, sealState } from "../../../runtime/server/state.js";
 
 const secret = "0123456789abcdef-test-secret";
@@ -246,5 +246,54 @@ describe("sealState / openState", () => {
     expect(() => sealState(undefined, { secret, ttlMs })).toThrow(TypeError);
     expect(() => seal(() => 1)).toThrow(TypeError);
     expect(() => seal(1n)).toThrow(TypeError);
+  });
+});
+
+describe("sealed state on Web Crypto (runtimes without node:crypto: workerd, browsers)", () => {
+  /** state.ts loaded afresh as a runtime without `process.getBuiltinModule` sees it. */
+  async function withoutNodeCrypto<T>(
+    run: (state: typeof import("../../../runtime/server/state.js")) => Promise<T>,
+  ): Promise<T> {
+    const loader = process as { getBuiltinModule?: unknown };
+    const original = loader.getBuiltinModule;
+    vi.resetModules();
+    loader.getBuiltinModule = undefined;
+    try {
+      return await run(await import("../../../runtime/server/state.js"));
+    } finally {
+      loader.getBuiltinModule = original;
+      vi.resetModules();
+    }
+  }
+
+  it("seals the very tokens node:crypto seals, and opens them, and refuses what it should", async () => {
+    const token = seal();
+    await withoutNodeCrypto(async (web) => {
+      expect(await web.sealStateAsync(payload, { secret, ttlMs, now, audience })).toBe(token);
+      expect(web.sealStateNow(payload, { secret, ttlMs, now, audience })).toBeInstanceOf(Promise);
+      expect(await web.openStateAsync(token, { secret, now: now + 1, audience })).toEqual({
+        ok: true,
+        payload,
+      });
+      expect(await web.openStateAsync(token, { secret, now: now + 1, audience: "other" })).toEqual({
+        ok: false,
+        reason: "foreign",
+      });
+      expect(await web.openStateAsync(token, { secret, now: now + ttlMs })).toMatchObject({
+        ok: false,
+      });
+      const tampered = `${token.slice(0, -2)}${token.endsWith("A") ? "B" : "A"}${token.slice(-1)}`;
+      expect((await web.openStateAsync(tampered, { secret, now: now + 1, audience })).ok).toBe(
+        false,
+      );
+      // The synchronous forms need node:crypto, and say what to use instead.
+      expect(() => web.sealState(payload, { secret, ttlMs, now })).toThrow(/sealStateAsync/);
+      expect(web.randomSecret()).toHaveLength(32);
+    });
+    // And node:crypto opens what Web Crypto sealed.
+    const sealed = await withoutNodeCrypto((web) =>
+      web.sealStateAsync({ web: true }, { secret, ttlMs, now, audience }),
+    );
+    expect(open(sealed)).toEqual({ ok: true, payload: { web: true } });
   });
 });
