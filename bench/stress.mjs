@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { prepareRevision } from "./prepare.mjs";
 import { dualServerAttacks } from "./stress-server-dual.mjs";
 import { sessionAttacks } from "./stress-server-sessions.mjs";
+import { clientAttacks } from "./stress-server-clients.mjs";
 import { GENERATOR_ATTACKS } from "./stress-generator.mjs";
 import {
   META,
@@ -353,11 +354,25 @@ const SESSION_ATTACKS = sessionAttacks({
   dualDir: dualOutput,
 });
 
+const CLIENT_KEY_ATTACKS = clientAttacks({
+  startTarget,
+  stop,
+  sampler,
+  report,
+  median,
+  whileMeasuring,
+  post,
+  now,
+  META,
+  dualDir: dualOutput,
+});
+
 const ALL = {
   ...SERVER_ATTACKS,
   ...STDIO_ATTACKS,
   ...DUAL_SERVER_ATTACKS,
   ...SESSION_ATTACKS,
+  ...CLIENT_KEY_ATTACKS,
   ...CLIENT_ATTACKS,
   ...DUAL_ATTACKS,
   ...GENERATOR_ATTACKS,
