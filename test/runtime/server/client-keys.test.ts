@@ -15,7 +15,7 @@ import {
   addressKey,
   clientPrefixOf,
 } from "../../../generated/dual/runtime/server/http/client-key.js";
-import { listenOn } from "../../helpers/http-paths.js";
+import { httpPath, listenOn } from "../../helpers/http-paths.js";
 
 const LEGACY = "2025-11-25";
 const closers: Array<() => unknown> = [];
@@ -195,6 +195,67 @@ describe("per-client quotas by clientPrefix", () => {
     }
     expect(answer?.status).toBe(429);
     expect((await post(url, "127.0.1.3", big, MODERN)).status).toBe(200);
+  });
+});
+
+// In-process, with the address a host would report: loopback offers one IPv6 address only.
+describe.runIf(httpPath() === "fetch")("IPv6 clients (fetch handler)", () => {
+  const openFrom = async (fetch: (request: Request) => Promise<Response>, from: string) => {
+    const response = await fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-From": from },
+        body: initialize,
+      }),
+    );
+    expect(response.status).toBe(200);
+    return response.headers.get("mcp-session-id")!;
+  };
+  const pingFrom = async (
+    fetch: (request: Request) => Promise<Response>,
+    from: string,
+    id: string,
+  ) =>
+    (
+      await fetch(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            "X-From": from,
+            ...inSession(id),
+          },
+          body: ping,
+        }),
+      )
+    ).status;
+
+  it("counts every address of one /64 as one client, and another /64 apart", async () => {
+    const fetch = dualServer().fetchHandler({
+      maxSessionsPerClient: 2,
+      clientAddress: (request) => request.headers.get("x-from") ?? undefined,
+    });
+    const mine = [
+      await openFrom(fetch, "2001:db8:0:1::1"),
+      await openFrom(fetch, "2001:db8:0:1::2"),
+      await openFrom(fetch, "2001:db8:0:1:ffff::3"),
+    ];
+    const other = await openFrom(fetch, "2001:db8:0:2::1");
+    const alive = [];
+    for (const id of mine) alive.push(await pingFrom(fetch, "2001:db8:0:1::9", id));
+    expect(alive).toEqual([404, 200, 200]);
+    expect(await pingFrom(fetch, "2001:db8:0:2::1", other)).toBe(200);
+  });
+
+  it("counts ::ffff:a.b.c.d as a.b.c.d", async () => {
+    const fetch = dualServer().fetchHandler({
+      maxSessionsPerClient: 1,
+      clientAddress: (request) => request.headers.get("x-from") ?? undefined,
+    });
+    const first = await openFrom(fetch, "192.0.2.7");
+    await openFrom(fetch, "::ffff:192.0.2.7");
+    expect(await pingFrom(fetch, "192.0.2.7", first)).toBe(404);
   });
 });
 
