@@ -15,6 +15,9 @@ import {
   addressKey,
   clientPrefixOf,
 } from "../../../generated/dual/runtime/server/http/client-key.js";
+import { DEFAULT_MAX_SESSIONS } from "../../../generated/dual/runtime/server/http/options.js";
+import { DEFAULT_LEGACY_MAX_SESSIONS } from "../../../generated/dual/runtime/server/legacy.js";
+import { DEFAULT_ADMISSION } from "../../../generated/dual/runtime/server/admission.js";
 import { httpPath, listenOn } from "../../helpers/http-paths.js";
 
 const LEGACY = "2025-11-25";
@@ -260,6 +263,15 @@ describe.runIf(httpPath() === "fetch")("IPv6 clients (fetch handler)", () => {
 });
 
 describe("maxSessions", () => {
+  // The legacy dispatcher's own table forgets its least recently used session, whoever's it is:
+  // over HTTP it must never fill before the transport's bound, which takes from the client holding
+  // the most (12 addresses × 1,000 initializes once emptied an idle client's sessions through it).
+  it("sits below the legacy table's default bound, with room for every handshake admitted at once", () => {
+    expect(DEFAULT_LEGACY_MAX_SESSIONS).toBeGreaterThanOrEqual(
+      DEFAULT_MAX_SESSIONS + DEFAULT_ADMISSION.maxRequestsInFlight,
+    );
+  });
+
   it("takes from the client holding the most sessions, never from one holding a few", async () => {
     const url = await listen({ maxSessions: 20, maxSessionsPerClient: 100 });
     const victim = [await open(url, "127.0.0.4"), await open(url, "127.0.0.4")];
