@@ -70,7 +70,7 @@ export interface HttpOptions extends AdmissionLimits {
    */
   maxSessions?: number;
   /**
-   * Sessions one client (its principal when authenticated, else its address) keeps; past it the
+   * Sessions one client (its principal when authenticated, else its address's network, `clientPrefix`) keeps; past it the
    * client's own least recently used session is forgotten, never another client's. Default 1,000.
    * With the handler's shared `store`, counted there, over every process.
    */
