@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { prepareRevision } from "./prepare.mjs";
 import { dualServerAttacks } from "./stress-server-dual.mjs";
 import { sessionAttacks } from "./stress-server-sessions.mjs";
+import { clientAttacks } from "./stress-server-clients.mjs";
 import { GENERATOR_ATTACKS } from "./stress-generator.mjs";
 import {
   META,
@@ -48,9 +49,16 @@ function bigArguments() {
 }
 
 const SERVER_ATTACKS = {
-  /** 80 concurrent 4 MiB requests to a tool that takes 3 s, on a 1 GiB heap: a V8 abort before. */
+  /**
+   * 80 concurrent 4 MiB requests to a tool that takes 3 s, on a 1 GiB heap: a V8 abort before. Each
+   * body holds half a million objects, which `maxContainers` (10,000) now refuses unparsed; the
+   * target raises it so that this line still tests what the byte budgets hold once bodies are parsed.
+   */
   async crash() {
-    const target = startTarget(["--port", "0"], ["--max-old-space-size=1024"]);
+    const target = startTarget(
+      ["--port", "0", "--max-containers", "1000000"],
+      ["--max-old-space-size=1024"],
+    );
     const url = await target.url;
     const memory = sampler(target.child.pid);
     const body = Buffer.from(call(1, "slow", bigArguments()));
@@ -353,11 +361,25 @@ const SESSION_ATTACKS = sessionAttacks({
   dualDir: dualOutput,
 });
 
+const CLIENT_KEY_ATTACKS = clientAttacks({
+  startTarget,
+  stop,
+  sampler,
+  report,
+  median,
+  whileMeasuring,
+  post,
+  now,
+  META,
+  dualDir: dualOutput,
+});
+
 const ALL = {
   ...SERVER_ATTACKS,
   ...STDIO_ATTACKS,
   ...DUAL_SERVER_ATTACKS,
   ...SESSION_ATTACKS,
+  ...CLIENT_KEY_ATTACKS,
   ...CLIENT_ATTACKS,
   ...DUAL_ATTACKS,
   ...GENERATOR_ATTACKS,

@@ -2,7 +2,7 @@
 // folder in MCP_GEN_JS_DIR) with its default limits, and two tools: `echo` (answers its text) and
 // `slow` (answers after `ms` milliseconds, default 2000, or when its request is cancelled).
 //
-//   node bench/servers/stress-target.mjs --port 0       # prints "listening on <url>" on stderr
+//   node bench/servers/stress-target.mjs --port 0 [--max-containers N]   # prints "listening on <url>" on stderr
 //   node bench/servers/stress-target.mjs --stdio [--max-requests N]
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -43,7 +43,11 @@ if (args.includes("--stdio")) {
   const maxRequestsInFlight = option("--max-requests");
   server.serveStdio(maxRequestsInFlight === undefined ? {} : { maxRequestsInFlight });
 } else {
-  const listening = await server.listen({ port: option("--port") ?? 0 });
+  const maxContainers = option("--max-containers");
+  const listening = await server.listen({
+    port: option("--port") ?? 0,
+    ...(maxContainers === undefined ? {} : { maxContainers }),
+  });
   process.stderr.write(`listening on ${listening.url}\n`);
   process.on("SIGTERM", () => void listening.close(0).then(() => process.exit(0)));
 }

@@ -19,7 +19,7 @@ export interface AdmissionLimits {
   maxRequestsPerConnection?: number | undefined;
   /** Bytes of request bodies one connection holds at once. */
   maxBytesPerConnection?: number | undefined;
-  /** Requests one HTTP client holds at once over all its connections (a client: its principal when authenticated, else its address). */
+  /** Requests one HTTP client holds at once over all its connections (a client: its principal when authenticated, else its address's network, `HttpOptions.clientPrefix`). */
   maxRequestsPerClient?: number | undefined;
   /** Bytes of request bodies one HTTP client holds at once. */
   maxBytesPerClient?: number | undefined;

@@ -28,8 +28,17 @@ import { DEFAULT_MAX_HANDSHAKE_BYTES } from "./session-budget.js";
 
 export { LegacySession } from "./legacy-session.js";
 
+/** `LegacyOptions.maxSessions` by default (see there). */
+export const DEFAULT_LEGACY_MAX_SESSIONS = 16_384;
+
 export interface LegacyOptions {
-  /** Legacy sessions kept at once; past it the least recently used one is ended. Default 10,000. */
+  /**
+   * Legacy sessions kept at once; past it the least recently used one is ended. Default 16,384:
+   * above the HTTP transport's `maxSessions` (10,000) and the handshakes it admits at once
+   * (`maxRequestsInFlight`, 1,024), so that over HTTP the transport's bound, which knows whose each
+   * session is and takes from the client holding the most, acts first; this one backs it up (raise
+   * it with `maxSessions`).
+   */
   maxSessions?: number;
   /** How long a request to the client (elicitation, sampling, roots) may go unanswered. Default 60 s. */
   inputTimeoutMs?: number;
@@ -90,7 +99,7 @@ export class LegacySessions {
       },
       options.maxHandshakeBytes ?? DEFAULT_MAX_HANDSHAKE_BYTES,
     );
-    this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxSessions = options.maxSessions ?? DEFAULT_LEGACY_MAX_SESSIONS;
     this.inputTimeoutMs = options.inputTimeoutMs ?? 60_000;
     this.maxInputRounds = options.maxInputRounds ?? 8;
     this.maxSubscriptions = options.maxSubscriptions ?? 1_000;

@@ -103,7 +103,7 @@ export const STORE_KEYS = {
   sessions: (version: string) => `sessions:${version}`,
   /** The sessions of one protocol version subscribed to a resource. */
   subscribers: (version: string, uri: string) => `subscribers:${version}:${uri}`,
-  /** The sessions one client opened (its principal, else its address), for its quota. */
+  /** The sessions one client opened (its principal, else its address's network), for its quota. */
   clientSessions: (client: string) => `client-sessions:${client}`,
   /** A `requestState` opened once. */
   opened: (tag: string) => `opened:${tag}`,

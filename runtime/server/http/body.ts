@@ -36,21 +36,28 @@ export function earlierBody(
 }
 
 /**
- * Whether a value a framework parsed nests arrays and objects more than `maxDepth` levels deep: the
- * bound a body the transport parses itself is held to (the dispatcher's checks recurse), by a walk
- * of its own that keeps a stack rather than recursing.
+ * What of a value a framework parsed is past the bounds a body the transport parses itself is held
+ * to (`shapeOf`): nested more than `maxDepth` levels (the dispatcher's checks recurse), or holding
+ * more than `maxContainers` arrays and objects (every walk after this one pays by the container),
+ * by a walk of its own that keeps a stack rather than recursing.
  */
-export function valueNestsDeeperThan(value: unknown, maxDepth: number): boolean {
+export function valueShapeOf(
+  value: unknown,
+  maxDepth: number,
+  maxContainers: number,
+): "too-deep" | "too-many" | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  let containers = 0;
   while (stack.length > 0) {
     const { value: item, depth } = stack.pop()!;
     if (typeof item !== "object" || item === null) continue;
-    if (depth + 1 > maxDepth) return true;
+    if (depth + 1 > maxDepth) return "too-deep";
+    if (++containers > maxContainers) return "too-many";
     for (const member of Array.isArray(item) ? item : Object.values(item))
       if (typeof member === "object" && member !== null)
         stack.push({ value: member, depth: depth + 1 });
   }
-  return false;
+  return undefined;
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -22,6 +22,8 @@ export interface Config {
   cors: Cors;
   maxBodyBytes: number;
   maxDepth: number;
+  /** Arrays and objects a body may hold (counted before it is parsed). */
+  maxContainers: number;
   /** Requests and body bytes this server holds. */
   budget: Budget;
   /** Requests and body bytes each client holds (`clientOf`). */
@@ -46,6 +48,8 @@ export interface Config {
   originAllowed: LastValue<boolean>;
   acceptance: LastValue<Acceptance>;
   isJsonContentType: LastValue<boolean>;
+  /** The client key of a remote address, by `HttpOptions.clientPrefix` (client-key.ts). */
+  addressKey: LastValue<string>;
 }
 
 /** A pure function of a header value, remembering what it gave for the last value it was given. */

@@ -11,8 +11,9 @@ import {
   failure,
   invalidRequest,
   kindOf,
-  nestsDeeperThan,
+  shapeOf,
   tooDeepError,
+  tooManyContainersError,
 } from "../../shared/jsonrpc.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "../../shared/jsonrpc.js";
 import type { Acceptance } from "../../shared/http-headers.js";
@@ -22,7 +23,7 @@ import type { Budget } from "../admission.js";
 import type { SharedSessions } from "./shared.js";
 import type { Config } from "./config.js";
 import { ownerOf } from "./sessions.js";
-import { CONSUMED_BODY, earlierBody, valueNestsDeeperThan } from "./body.js";
+import { CONSUMED_BODY, earlierBody, valueShapeOf } from "./body.js";
 import {
   busy,
   failed,
@@ -261,15 +262,17 @@ export class Exchange extends LazyAbort implements Delivery {
             : "text" in body
               ? body.text
               : decodeUtf8(body.bytes);
-        if (nestsDeeperThan(text, config.maxDepth))
-          return sendJson(res, 400, tooDeepError(config.maxDepth));
+        const shape = shapeOf(text, config.maxDepth, config.maxContainers);
+        if (shape !== undefined) return this.refuseShape(shape);
         value = JSON.parse(text);
       } catch {
         return sendError(res, 400, ErrorCode.ParseError, "Parse error: not valid JSON");
       }
-    } else if (valueNestsDeeperThan(body.value, config.maxDepth))
-      return sendJson(res, 400, tooDeepError(config.maxDepth));
-    else value = body.value;
+    } else {
+      const shape = valueShapeOf(body.value, config.maxDepth, config.maxContainers);
+      if (shape !== undefined) return this.refuseShape(shape);
+      value = body.value;
+    }
     const kind = kindOf(value);
     if (kind === "invalid") return sendJson(res, 400, invalidRequest(value));
     if (kind === "request") {
@@ -287,6 +290,18 @@ export class Exchange extends LazyAbort implements Delivery {
       }
       this.settle(outcome);
     }
+  }
+
+  /** A body past `maxDepth` or `maxContainers`, refused before it is parsed (or walked further). */
+  private refuseShape(shape: "too-deep" | "too-many"): void {
+    const { config, res } = this;
+    sendJson(
+      res,
+      400,
+      shape === "too-deep"
+        ? tooDeepError(config.maxDepth)
+        : tooManyContainersError(config.maxContainers),
+    );
   }
 
   private dispatch(request: JsonRpcRequest): void {

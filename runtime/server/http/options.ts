@@ -2,7 +2,7 @@
  * The Streamable HTTP transport's options, and the configuration every part of it reads, made from
  * them once per handler. Revision-independent; copied verbatim into generated output.
  */
-import { DEFAULT_MAX_DEPTH } from "../../shared/jsonrpc.js";
+import { DEFAULT_MAX_CONTAINERS, DEFAULT_MAX_DEPTH } from "../../shared/jsonrpc.js";
 import type { MessageHandler } from "../transport.js";
 import {
   acceptance,
@@ -21,6 +21,7 @@ import { SSE_HEADERS } from "./framing.js";
 import { pathOf } from "./request.js";
 import { SessionStore } from "./sessions.js";
 import { corsOf } from "./cors.js";
+import { addressKey, clientPrefixOf, type ClientPrefix } from "./client-key.js";
 
 export interface HttpOptions extends AdmissionLimits {
   /**
@@ -46,6 +47,12 @@ export interface HttpOptions extends AdmissionLimits {
   maxBodyBytes?: number;
   /** Deepest nesting of arrays and objects accepted in a body (checked before parsing); default 1000. */
   maxDepth?: number;
+  /**
+   * Arrays and objects a body may hold, counted in the same pass as `maxDepth` before parsing: the
+   * parse and its garbage collection cost by the container, on the one thread every client shares.
+   * Default 10,000; past it 400 (`-32700`).
+   */
+  maxContainers?: number;
   /** Seconds a refused client is told to wait (`Retry-After` of 503 and 429 responses); default 1. */
   retryAfterSeconds?: number;
   /**
@@ -63,11 +70,18 @@ export interface HttpOptions extends AdmissionLimits {
    */
   maxSessions?: number;
   /**
-   * Sessions one client (its principal when authenticated, else its address) keeps; past it the
+   * Sessions one client (its principal when authenticated, else its address's network, `clientPrefix`) keeps; past it the
    * client's own least recently used session is forgotten, never another client's. Default 1,000.
    * With the handler's shared `store`, counted there, over every process.
    */
   maxSessionsPerClient?: number;
+  /**
+   * How much of a remote address names its client, for every per-client quota (requests and bytes
+   * in flight, sessions) of a request without a principal: the leading bits kept of an IPv4 and of
+   * an IPv6 address. Default `{ ipv4: 32, ipv6: 64 }`: one IPv6 host is commonly given a whole /64,
+   * so its addresses count as one client; an IPv4-mapped IPv6 address counts as the IPv4 address.
+   */
+  clientPrefix?: ClientPrefix;
   /** How long a request's body may take to arrive, in ms; past it 408 and the connection closed. Default 60 000, 0 disables. */
   bodyTimeoutMs?: number;
   /** How long a session may go without a request before it is forgotten, in ms (in a shared store: its time to live). Default 30 minutes. */
@@ -86,7 +100,7 @@ const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 export const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
-const DEFAULT_MAX_SESSIONS = 10_000;
+export const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_MAX_SESSIONS_PER_CLIENT = 1_000;
 const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -99,6 +113,7 @@ export function configOf(handler: MessageHandler, options: HttpOptions): Config 
   const allowedOrigins = options.allowedOrigins ?? defaultOrigins(allowedHosts);
   const limits = admissionLimits(options);
   const rules = { ...NO_HEADER_RULES, ...options.headerRules };
+  const prefix = clientPrefixOf(options.clientPrefix);
   const config: Config = {
     handler,
     path,
@@ -107,6 +122,7 @@ export function configOf(handler: MessageHandler, options: HttpOptions): Config 
     cors: corsOf(rules.requestHeaders, PARAM_HEADER_PREFIX),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxContainers: options.maxContainers ?? DEFAULT_MAX_CONTAINERS,
     budget: new Budget(limits.maxRequestsInFlight, limits.maxBytesInFlight),
     clients: new ClientBudgets(limits.maxRequestsPerClient, limits.maxBytesPerClient),
     maxRequestsPerConnection: limits.maxRequestsPerConnection,
@@ -141,6 +157,7 @@ export function configOf(handler: MessageHandler, options: HttpOptions): Config 
     originAllowed: new LastValue((origin) => originAllowed(origin, allowedOrigins)),
     acceptance: new LastValue(acceptance),
     isJsonContentType: new LastValue(isJsonContentType),
+    addressKey: new LastValue((address) => addressKey(address, prefix)),
   };
   return config;
 }

@@ -109,7 +109,7 @@ function admit(
   // Admission: a declared body is reserved whole; a chunked one as it arrives.
   const reserve = Number.isFinite(declared) ? declared : 0;
   if (!config.budget.admits(reserve)) return busy(config, req, res, 503, "the server");
-  const client = clientOf(req);
+  const client = clientOf(config, req);
   const clientBudget = config.clients.of(client);
   if (!clientBudget.admits(reserve)) {
     config.clients.settle(client, clientBudget);
@@ -129,14 +129,14 @@ function admit(
 
 /**
  * Who a request's client is, for its quotas (requests in flight, sessions): the principal the
- * guard admitted it as, else the address it came from (one address may be many users behind a
- * proxy: raise the per-client limits there, or authenticate).
+ * guard admitted it as, else the network of the address it came from (`HttpOptions.clientPrefix`;
+ * one address may be many users behind a proxy: raise the per-client limits there, or authenticate).
  */
-function clientOf(req: HttpIn): string {
+function clientOf(config: Config, req: HttpIn): string {
   const principal = principalOf(req);
   return principal !== undefined
     ? `principal ${principal.id}`
-    : `address ${req.socket.remoteAddress ?? ""}`;
+    : config.addressKey.of(req.socket.remoteAddress ?? "");
 }
 
 /** The budget of the connection `req` came on, made with its first request. */

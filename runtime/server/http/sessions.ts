@@ -92,13 +92,21 @@ class SessionEntry {
  * bound, or idle for too long, is forgotten, so that clients that never come back cannot grow the
  * server without limit (a forgotten client gets 404 and starts over, as the transport document
  * prescribes). One client past its own bound loses its own least recently used session: a client
- * opening sessions in a loop cannot push everyone else's out. The dispatcher is told of each
- * session that ends.
+ * opening sessions in a loop cannot push everyone else's out. Past the server's bound, the session
+ * forgotten is the least recently used of the client holding the most (of those holding as many,
+ * the one that reached that count first): many clients together cannot push out one that holds a
+ * few either. The dispatcher is told of each session that ends.
  */
 export class SessionStore {
   private readonly sessions = new Map<string, SessionEntry>();
   /** Each client's session ids, least recently used first. */
   private readonly byClient = new Map<string, Set<string>>();
+  /**
+   * The clients by how many sessions each holds, and the largest such count: a count changes by one
+   * at a time, so the client the server's bound takes from is found without a scan.
+   */
+  private readonly byCount = new Map<number, Set<string>>();
+  private largest = 0;
 
   constructor(
     private readonly max: number,
@@ -135,8 +143,12 @@ export class SessionStore {
     let own = this.byClient.get(client);
     if (own === undefined) this.byClient.set(client, (own = new Set()));
     own.add(id);
+    this.counted(client, own.size - 1, own.size);
     if (own.size > this.maxPerClient) this.delete(own.values().next().value!);
-    if (this.sessions.size > this.max) this.delete(this.sessions.keys().next().value!);
+    if (this.sessions.size > this.max) {
+      const largest = this.byCount.get(this.largest)!.values().next().value!;
+      this.delete(this.byClient.get(largest)!.values().next().value!);
+    }
     return id;
   }
 
@@ -145,9 +157,25 @@ export class SessionStore {
     if (!entry) return;
     this.sessions.delete(id);
     const own = this.byClient.get(entry.client);
-    if (own !== undefined && own.delete(id) && own.size === 0) this.byClient.delete(entry.client);
+    if (own !== undefined && own.delete(id)) {
+      if (own.size === 0) this.byClient.delete(entry.client);
+      this.counted(entry.client, own.size + 1, own.size);
+    }
     entry.close();
     this.ended(entry.record);
+  }
+
+  /** Moves `client` from the clients holding `from` sessions to those holding `to` (one more or one less). */
+  private counted(client: string, from: number, to: number): void {
+    const was = this.byCount.get(from);
+    if (was !== undefined && was.delete(client) && was.size === 0) this.byCount.delete(from);
+    if (to > 0) {
+      let now = this.byCount.get(to);
+      if (now === undefined) this.byCount.set(to, (now = new Set()));
+      now.add(client);
+    }
+    if (to > this.largest) this.largest = to;
+    else if (from === this.largest && !this.byCount.has(from)) this.largest = to;
   }
 
   /** Forgets the sessions idle for longer than the limit (the oldest-used come first). */

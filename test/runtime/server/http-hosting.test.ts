@@ -188,6 +188,18 @@ describe.runIf(httpPath() === "node")("bodies a framework read first (node:http)
     await host.close();
   });
 
+  it("holds a parsed body to maxContainers, as a body it parses itself", async () => {
+    const many = { items: Array.from({ length: 10_001 }, () => ({})) };
+    const host = await nodeHost((req, done) => void readAll(req).then(() => done(many)));
+    const response = await post(host.url, rpc("tools/call", { name: "echo" }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "Parse error: more than 10000 arrays and objects",
+    );
+    expect(host.fake.received).toEqual([]);
+    await host.close();
+  });
+
   it("answers a body read and not left anywhere with 500 naming the cause, and logs it", async () => {
     const host = await nodeHost((req, done) => void readAll(req).then(() => done()));
     const response = await post(host.url, rpc("tools/call", { name: "echo" }));
