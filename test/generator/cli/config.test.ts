@@ -18,6 +18,8 @@ const calls = vi.hoisted(() => ({
   written: [] as string[],
 }));
 vi.mock("../../../generator/load/index.js", () => ({
+  // The shared TypeScript project the loads parse into: the mocked loads parse nothing.
+  schemaProject: () => ({}),
   loadModel: (_file: string, options: { revision: string }) => ({
     revision: options.revision,
     irVersion: 1,

@@ -219,6 +219,8 @@ describe("headerRulesOf", () => {
       protocolVersionMetaKey: null,
       mismatchCode: -32001,
       tools: { call: "tools/call", name: "name", arguments: "arguments" },
+      // The metadata headers by the description's names, for CORS.
+      requestHeaders: ["X-Version", "X-Method", "X-Name"],
     });
   });
 
