@@ -8,8 +8,8 @@
 //   SDK v1  @modelcontextprotocol/sdk 1.32.2 (Client + its stdio / Streamable HTTP transport), which
 //           speaks 2025-11-25: the server serves it an initialize-era session
 //   SDK v2  @modelcontextprotocol/client 2.4.0, version pinned to 2026-07-28
-//   ours    the generated client (createClient + stdioTransport / httpTransport), validating every
-//           result
+//   ours    the generated client (createClient + stdioTransport / httpTransport with nodeFetch(),
+//           its requests over node:http), validating every result
 // Measured for each: calls per second, p50/p99 latency, and the CPU time this (client) process spends
 // per call (process.cpuUsage), which load from elsewhere on the machine disturbs less than wall
 // time. Bounded loops, no timing assertions; ours is printed beside each anchor as ratios.
@@ -164,7 +164,11 @@ function bareHttp(jsDir) {
         const body = callLine(++id);
         const req = request(
           url,
-          { method: "POST", agent, headers: { ...headers, "Content-Length": Buffer.byteLength(body) } },
+          {
+            method: "POST",
+            agent,
+            headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+          },
           (res) => {
             let text = "";
             res.setEncoding("utf8");
@@ -273,9 +277,8 @@ function httpClients(jsDir) {
   return [
     bareHttp(jsDir),
     overHttp(jsDir, "sdk1", "SDK v1", async (url) => {
-      const { StreamableHTTPClientTransport } = await import(
-        "@modelcontextprotocol/sdk/client/streamableHttp.js"
-      );
+      const { StreamableHTTPClientTransport } =
+        await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
       return sdk1Client(new StreamableHTTPClientTransport(new URL(url)));
     }),
     overHttp(jsDir, "sdk2", "SDK v2", async (url) => {
@@ -284,7 +287,8 @@ function httpClients(jsDir) {
     }),
     overHttp(jsDir, "ours", "ours", async (url) => {
       const { httpTransport } = await import(pathToFileURL(join(jsDir, "client.js")).href);
-      return oursClient(jsDir, httpTransport(url));
+      const { nodeFetch } = await import(pathToFileURL(join(jsDir, "client-node.js")).href);
+      return oursClient(jsDir, httpTransport(url, { fetch: nodeFetch() }));
     }),
   ];
 }

@@ -16,6 +16,7 @@ import type * as Http from "../../runtime/server/http/index.js";
 import type * as Client from "../../runtime/client/client.js";
 import type * as ClientHttp from "../../runtime/client/http.js";
 import type * as ClientStdio from "../../runtime/client/stdio.js";
+import type * as ClientNodeFetch from "../../runtime/client/http-node.js";
 
 /**
  * The runtime as the emitters see it: every runtime module generated code imports from, by the
@@ -54,6 +55,7 @@ export const RUNTIME = {
   client: runtimeModule<typeof Client>("client/client.ts"),
   clientHttp: runtimeModule<typeof ClientHttp>("client/http.ts"),
   clientStdio: runtimeModule<typeof ClientStdio>("client/stdio.ts"),
+  clientNodeFetch: runtimeModule<typeof ClientNodeFetch>("client/http-node.ts"),
 } as const;
 
 /**

@@ -200,7 +200,7 @@ export const clientTarget: Target = {
         content: clientNode(),
         entry: { platform: "node" },
         description:
-          "`stdioTransport({ command })`: the client over a spawned server process (Node)",
+          "`stdioTransport({ command })`: the client over a spawned server process; `nodeFetch()`: `httpTransport`'s requests over `node:http` (Node)",
       },
     ];
   },
@@ -301,6 +301,9 @@ function pagination(
 function clientNode(): string {
   const file = new CodeFile("client-node.ts");
   return file.render("client-node.ts.hbs", {
-    from: { clientStdio: file.from(RUNTIME.clientStdio) },
+    from: {
+      clientStdio: file.from(RUNTIME.clientStdio),
+      clientNodeFetch: file.from(RUNTIME.clientNodeFetch),
+    },
   });
 }
