@@ -25,11 +25,13 @@ benchGenerate(revision);
 const { benchServer } = await import("./server.mjs");
 await benchServer(revision, jsDir);
 
-const { benchClient } = await import("./client.mjs");
-await benchClient(revision, jsDir);
-
 const { benchLegacy, MODERN, LEGACY } = await import("./legacy.mjs");
 const dualDir = prepareRevision(MODERN, LEGACY);
+
+// The client groups' server is the dual-era one, so that SDK v1 (2025-11-25) is served too.
+const { benchClient } = await import("./client.mjs");
+await benchClient(dualDir);
+
 await benchLegacy(dualDir);
 
 const { benchClientLegacy } = await import("./client-legacy.mjs");

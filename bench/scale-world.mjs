@@ -100,8 +100,16 @@ export async function startHaproxy(dir, backends) {
     [
       "global",
       "  maxconn 2048",
+      // One thread: on two cores shared with the servers, the client and redis-server, a second
+      // haproxy thread only contends with them.
+      "  nbthread 1",
       "defaults",
       "  mode http",
+      // Connections to the servers are kept open and shared: round-robin sends each request to
+      // another server, and without reuse haproxy opened (and each server accepted, and set up a
+      // parser for) a new connection for most requests.
+      "  option http-keep-alive",
+      "  http-reuse always",
       "  timeout connect 1s",
       "  timeout client 60s",
       "  timeout server 60s",

@@ -97,7 +97,7 @@ async function openSession(agent, url, id) {
  * `concurrency` clients calling echo for `ms`, each on its own legacy session or (modern) with
  * `_meta` and no session; CPU summed over `pids`.
  */
-async function measure(url, concurrency, ms, pids, workload) {
+async function measure(url, concurrency, ms, pids, workload, aux = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   let id = 0;
   const sessions = await Promise.all(
@@ -108,6 +108,13 @@ async function measure(url, concurrency, ms, pids, workload) {
   const body = workload === "legacy" ? callBody : modernBody;
   const latencies = [];
   const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  // Where the rest of the two cores go: haproxy, redis-server, and this (client) process.
+  const auxCpu = () => ({
+    proxy: aux.proxy === undefined ? NaN : cpuMs(aux.proxy),
+    redis: aux.redis === undefined ? NaN : cpuMs(aux.redis),
+    client: process.cpuUsage(),
+  });
+  const aux0 = auxCpu();
   const cpu0 = cpu();
   const start = now();
   const deadline = start + ms;
@@ -123,6 +130,12 @@ async function measure(url, concurrency, ms, pids, workload) {
   };
   await Promise.all(sessions.map(worker));
   const result = summarize(latencies, now() - start, cpu() - cpu0);
+  const aux1 = auxCpu();
+  const perRequest = (msUsed) => (msUsed * 1000) / latencies.length;
+  const client = process.cpuUsage(aux0.client);
+  result.proxyUs = perRequest(aux1.proxy - aux0.proxy);
+  result.redisUs = perRequest(aux1.redis - aux0.redis);
+  result.clientUs = (client.user + client.system) / latencies.length;
   agent.destroy();
   return result;
 }
@@ -148,13 +161,14 @@ async function runSetup(setup, jsDir, dir) {
     if (proxy) started.push(proxy);
     const url = proxy ? proxy.url : servers[0].url;
     const pids = servers.map((s) => s.child.pid);
+    const aux = { proxy: proxy?.child.pid, redis: redis?.child.pid };
     const figures = {};
     for (const [workload, keys] of Object.entries(WORKLOADS)) {
       if (!keys.includes(setup.key)) continue;
-      await measure(url, 1, WARMUP_MS, pids, workload);
-      const c1 = await measure(url, 1, DURATION_MS, pids, workload);
-      await measure(url, 16, WARMUP_MS / 2, pids, workload);
-      const c16 = await measure(url, 16, DURATION_MS, pids, workload);
+      await measure(url, 1, WARMUP_MS, pids, workload, aux);
+      const c1 = await measure(url, 1, DURATION_MS, pids, workload, aux);
+      await measure(url, 16, WARMUP_MS / 2, pids, workload, aux);
+      const c16 = await measure(url, 16, DURATION_MS, pids, workload, aux);
       figures[workload] = { c1, c16 };
     }
     return figures;
@@ -203,6 +217,10 @@ export async function benchScale() {
     ["HTTP c=16: req/s", (f) => f.c16.rps, 0],
     ["HTTP c=16: p99 ms", (f) => f.c16.p99, 3],
     ["HTTP c=16: servers' CPU µs/req", (f) => f.c16.cpuUs, 0],
+    // The rest of each request's CPU, to say why the servers' is what it is.
+    ["HTTP c=1 / c=16: haproxy CPU µs/req", (f) => [f.c1.proxyUs, f.c16.proxyUs], 0],
+    ["HTTP c=1 / c=16: redis-server CPU µs/req", (f) => [f.c1.redisUs, f.c16.redisUs], 0],
+    ["HTTP c=1 / c=16: client CPU µs/req", (f) => [f.c1.clientUs, f.c16.clientUs], 0],
   ];
   const table = (workload) => {
     const measured = figures[workload];
@@ -210,7 +228,13 @@ export async function benchScale() {
     return Object.fromEntries(
       rows.map(([name, get, digits]) => {
         const row = {};
-        for (const setup of setups) row[setup.label] = get(measured[setup.key]).toFixed(digits);
+        const pairOf = (value) =>
+          value.map((v) => (Number.isNaN(v) ? "-" : v.toFixed(digits))).join(" / ");
+        for (const setup of setups) {
+          const value = get(measured[setup.key]);
+          row[setup.label] = Array.isArray(value) ? pairOf(value) : value.toFixed(digits);
+        }
+        if (Array.isArray(get(measured.memory))) return [name, row];
         for (const setup of setups.slice(1))
           row[`${setup.label} ÷ memory ×1`] = (
             get(measured[setup.key]) / get(measured.memory)

@@ -17,6 +17,7 @@ import type * as Client from "../../runtime/client/client.js";
 import type * as ClientHttp from "../../runtime/client/http.js";
 import type * as ClientStdio from "../../runtime/client/stdio.js";
 import type * as Otel from "../../runtime/telemetry/otel.js";
+import type * as ClientNodeFetch from "../../runtime/client/http-node.js";
 
 /**
  * The runtime as the emitters see it: every runtime module generated code imports from, by the
@@ -57,6 +58,7 @@ export const RUNTIME = {
   clientStdio: runtimeModule<typeof ClientStdio>("client/stdio.ts"),
   /** Imported by the server and the client only when generated with `--telemetry otel`. */
   otel: runtimeModule<typeof Otel>("telemetry/otel.ts"),
+  clientNodeFetch: runtimeModule<typeof ClientNodeFetch>("client/http-node.ts"),
 } as const;
 
 /**

@@ -16,6 +16,12 @@ import type { Rounds } from "./rounds.js";
 import { own } from "../shared/jsonrpc.js";
 
 export class Caller {
+  /**
+   * The controllers of the calls running now: the client's close aborts them from here, through one
+   * listener the caller holds, instead of each call adding and removing a listener of its own.
+   */
+  private readonly running = new Set<AbortController>();
+
   constructor(
     private readonly protocol: ClientProtocol,
     private readonly options: CoreOptions,
@@ -27,7 +33,15 @@ export class Caller {
     /** Aborts when the client closes: every call still running fails. */
     private readonly closing: AbortSignal,
     private readonly isClosed: () => boolean,
-  ) {}
+  ) {
+    closing.addEventListener(
+      "abort",
+      () => {
+        for (const controller of this.running) controller.abort(closing.reason);
+      },
+      { once: true },
+    );
+  }
 
   /** Sends one request (with retries for input and version negotiation) and returns its complete, validated result. */
   async request(
@@ -107,7 +121,8 @@ export class Caller {
       }
     };
     follow(options.signal);
-    follow(this.closing);
+    if (this.closing.aborted) abort(this.closing.reason);
+    this.running.add(controller);
     const timeoutMs =
       options.timeoutMs ?? probeTimeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
@@ -122,6 +137,7 @@ export class Caller {
       if (cacheKey !== null) this.cache!.set(cacheKey, result);
       return result;
     } finally {
+      this.running.delete(controller);
       for (const cleanup of cleanups) cleanup();
     }
   }

@@ -65,6 +65,8 @@ export type { LegacyCall, LegacyHost } from "./legacy-host.js";
 export class LegacySessions {
   /** Open sessions, least recently used first (a Map keeps insertion order; use re-inserts). */
   private readonly sessions = new Map<LegacySession, true>();
+  /** The session `sessions` lists last (most recently used), when `touch` put it there. */
+  private newest: LegacySession | null = null;
   /** The legacy revisions' handshakes, which open sessions. */
   private readonly handshakes: LegacyHandshakes;
   readonly maxSessions: number;
@@ -387,6 +389,7 @@ export class LegacySessions {
     if (!session) return;
     if (this.shared && sharedId(session))
       this.shared.left(session).catch((error: unknown) => this.storeFailed(error));
+    if (session === this.newest) this.newest = null;
     if (this.sessions.delete(session)) this.endSession(session);
     else session.end();
   }
@@ -431,8 +434,10 @@ export class LegacySessions {
   /** Keeps a session, bounded: past the limit the least recently used one is ended (its client gets "no session" and starts over). */
   private remember(session: LegacySession): void {
     this.sessions.set(session, true);
+    this.newest = session;
     if (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next().value!;
+      if (oldest === this.newest) this.newest = null;
       this.sessions.delete(oldest);
       this.endSession(oldest);
       delete oldest.record[SESSION_KEY];
@@ -440,8 +445,11 @@ export class LegacySessions {
   }
 
   private touch(session: LegacySession): void {
+    // A session used again and again (a client calling in turn) is already the most recent.
+    if (this.newest === session) return;
     this.sessions.delete(session);
     this.sessions.set(session, true);
+    this.newest = session;
   }
 }
 

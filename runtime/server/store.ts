@@ -113,6 +113,8 @@ export const STORE_KEYS = {
   controlChannel: "control",
   /** Channel: a notification published by one process for the listen streams of the others (`{ from, notification }`). */
   publishChannel: "publish",
+  /** Channel: a session's snapshot changed or the session ended (`{ session, from }`): the other processes' copies are no longer to be trusted. */
+  sessionsChannel: "sessions",
 } as const;
 
 /** The store in one process: what a server without one does, behind the shared interface. */

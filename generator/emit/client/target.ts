@@ -214,7 +214,7 @@ export const clientTarget: Target = {
         content: clientNode(),
         entry: { platform: "node" },
         description:
-          "`stdioTransport({ command })`: the client over a spawned server process (Node)",
+          "`stdioTransport({ command })`: the client over a spawned server process; `nodeFetch()`: `httpTransport`'s requests over `node:http` (Node)",
       },
     ];
   },
@@ -315,6 +315,9 @@ function pagination(
 function clientNode(): string {
   const file = new CodeFile("client-node.ts");
   return file.render("client-node.ts.hbs", {
-    from: { clientStdio: file.from(RUNTIME.clientStdio) },
+    from: {
+      clientStdio: file.from(RUNTIME.clientStdio),
+      clientNodeFetch: file.from(RUNTIME.clientNodeFetch),
+    },
   });
 }

@@ -107,6 +107,8 @@ export class SessionStore {
    */
   private readonly byCount = new Map<number, Set<string>>();
   private largest = 0;
+  /** The session last in `sessions` and in its client's set (most recently used), when `entry` put it there. */
+  private newest: SessionEntry | null = null;
 
   constructor(
     private readonly max: number,
@@ -127,18 +129,23 @@ export class SessionStore {
     // Not even its last use is updated: a stranger's requests must not keep it alive.
     if (!entry || entry.owner !== owner) return undefined;
     entry.lastSeen = Date.now();
+    // A session used again and again (a client calling in turn) is already the most recent.
+    if (entry === this.newest) return entry;
     // Re-inserted: the maps stay in order of last use, so the idle ones are first.
     this.sessions.delete(id);
     this.sessions.set(id, entry);
     const own = this.byClient.get(entry.client);
     own?.delete(id);
     own?.add(id);
+    this.newest = entry;
     return entry;
   }
 
   add(session: Record<string, unknown>, owner: string | undefined, client: string): string {
     this.sweep();
     const id = randomUUID();
+    // Last in `sessions`, but perhaps not in its client's set order relative to `newest`: no shortcut yet.
+    this.newest = null;
     this.sessions.set(id, new SessionEntry(id, session, this.replay, owner, client));
     let own = this.byClient.get(client);
     if (own === undefined) this.byClient.set(client, (own = new Set()));
@@ -155,6 +162,7 @@ export class SessionStore {
   delete(id: string): void {
     const entry = this.sessions.get(id);
     if (!entry) return;
+    if (entry === this.newest) this.newest = null;
     this.sessions.delete(id);
     const own = this.byClient.get(entry.client);
     if (own !== undefined && own.delete(id)) {

@@ -33,6 +33,14 @@ interface Copy {
   record: Record<string | symbol, unknown>;
   /** The session as last read or written, as stored (owner and snapshot): a request that leaves it so writes nothing. */
   saved: string;
+  /** `saved`, parsed: what a trusted copy is restored from without reading the store. */
+  owner: string | undefined;
+  state: unknown;
+  /**
+   * When the store last confirmed the copy (read or written; `-Infinity`: never, or another process
+   * changed the session since): a copy confirmed less than `trustMs` ago is served without a read.
+   */
+  confirmed: number;
 }
 
 /** The GET stream a process holds for a session, and the last event written to it. */
@@ -44,6 +52,9 @@ interface Held {
   keepAlive: ReturnType<typeof setInterval> | undefined;
 }
 
+/** Longest a copy is served without reading the store (less when sessions live shorter). */
+const TRUST_MS = 1000;
+
 interface Saved {
   owner: string | null;
   state: unknown;
@@ -54,6 +65,14 @@ export class SharedSessions {
   private readonly streams = new Map<string, Held>();
   private listening: Promise<void> | null = null;
   private unlisten: (() => void) | null = null;
+  /** Tells this process's changes apart from the others' on the sessions channel. */
+  private readonly origin = randomUUID();
+  /** Whether this process hears the sessions channel: only then is a copy served without a read. */
+  private hearing = false;
+  private unhear: (() => void) | null = null;
+  private closed = false;
+  /** How long a copy confirmed by the store is served without reading it again. */
+  private readonly trustMs: number;
 
   constructor(
     private readonly store: Store,
@@ -61,6 +80,24 @@ export class SharedSessions {
     private readonly options: SharedSessionOptions,
   ) {
     handler.shareSessions?.((id, message) => this.send(id, message), options.idleMs);
+    // Each request read its session from the store (one round trip before any work). A copy is
+    // served from this process instead while the bus says nobody changed it; it is read again at
+    // least every `trustMs` (which renews its time to live, and bounds what a lost bus message
+    // could cost), and at once after another process wrote or ended it.
+    this.trustMs = Math.min(TRUST_MS, options.idleMs / 4);
+    store
+      .subscribe(STORE_KEYS.sessionsChannel, (text) => this.changed(text))
+      .then(
+        (stop) => {
+          if (this.closed) return stop();
+          this.unhear = stop;
+          this.hearing = true;
+        },
+        (error: unknown) =>
+          options.log(
+            `mcp http: not hearing of session changes (every request reads its session): ${String(error)}`,
+          ),
+      );
   }
 
   /** The record of session `id` when `owner` opened it (else undefined: unknown, ended, or another's). */
@@ -68,6 +105,13 @@ export class SharedSessions {
     id: string,
     owner: string | undefined,
   ): Promise<Record<string, unknown> | undefined> {
+    const known = this.copies.get(id);
+    if (known !== undefined && this.hearing && Date.now() - known.confirmed < this.trustMs) {
+      if (known.owner !== owner) return undefined;
+      return this.use(id, known);
+    }
+    // Trusted later only if the bus was heard before the read began (no change can slip between).
+    const hearing = this.hearing;
     const text = await this.store.get(STORE_KEYS.session(id), this.options.idleMs);
     if (text === undefined) {
       // Ended or expired: its stream here ends too.
@@ -77,15 +121,49 @@ export class SharedSessions {
     }
     const saved = JSON.parse(text) as Saved;
     if ((saved.owner ?? undefined) !== owner) return undefined;
-    let copy = this.copies.get(id);
-    if (copy) this.copies.delete(id);
-    else copy = { record: this.record(id), saved: "" };
+    const copy = this.copies.get(id) ?? {
+      record: this.record(id),
+      saved: "",
+      owner: undefined,
+      state: undefined,
+      confirmed: -Infinity,
+    };
+    copy.saved = text;
+    copy.owner = saved.owner ?? undefined;
+    copy.state = saved.state;
+    copy.confirmed = hearing ? Date.now() : -Infinity;
+    return this.use(id, copy);
+  }
+
+  /** A copy put to use: the most recently used, restored into its record, the bound kept. */
+  private use(id: string, copy: Copy): Record<string, unknown> {
+    this.copies.delete(id);
     this.copies.set(id, copy);
     // Restored every time: cheap, and a copy the handler dropped (its own bound) comes back.
-    this.handler.restoreSession?.(copy.record as Record<string, unknown>, saved.state);
-    copy.saved = text;
+    this.handler.restoreSession?.(copy.record as Record<string, unknown>, copy.state);
     if (this.copies.size > this.options.max) this.forget(this.copies.keys().next().value!);
     return copy.record as Record<string, unknown>;
+  }
+
+  /** Another process wrote or ended a session: this process's copy is read again before its next use. */
+  private changed(text: string): void {
+    let change: { session?: unknown; from?: unknown };
+    try {
+      change = JSON.parse(text) as typeof change;
+    } catch {
+      return;
+    }
+    if (change.from === this.origin || typeof change.session !== "string") return;
+    const copy = this.copies.get(change.session);
+    if (copy) copy.confirmed = -Infinity;
+  }
+
+  /** Tells the other processes that session `id` changed, in order after the write (one connection). */
+  private announce(id: string): Promise<void> {
+    return this.store.publish(
+      STORE_KEYS.sessionsChannel,
+      JSON.stringify({ session: id, from: this.origin }),
+    );
   }
 
   /**
@@ -98,7 +176,13 @@ export class SharedSessions {
     client: string,
   ): Promise<string> {
     const id = randomUUID();
-    const copy: Copy = { record: Object.assign(record, this.record(id)), saved: "" };
+    const copy: Copy = {
+      record: Object.assign(record, this.record(id)),
+      saved: "",
+      owner,
+      state: undefined,
+      confirmed: -Infinity,
+    };
     this.copies.set(id, copy);
     try {
       await this.persist(id, copy, owner);
@@ -158,6 +242,7 @@ export class SharedSessions {
     await Promise.all([
       this.store.delete(STORE_KEYS.session(id)),
       this.store.delete(STORE_KEYS.events(id)),
+      this.announce(id),
     ]);
     const copy = this.copies.get(id);
     this.forget(id);
@@ -216,6 +301,9 @@ export class SharedSessions {
 
   /** Stops listening and ends the streams this process holds. */
   close(): void {
+    this.closed = true;
+    this.hearing = false;
+    this.unhear?.();
     this.unlisten?.();
     for (const held of this.streams.values()) held.res.end();
     this.streams.clear();
@@ -266,8 +354,17 @@ export class SharedSessions {
     };
     const text = JSON.stringify(saved);
     if (text === copy.saved) return;
-    await this.store.set(STORE_KEYS.session(id), text, this.options.idleMs);
+    const hearing = this.hearing;
+    // The write and its announcement go out together (in order on the store's connection): one
+    // round trip, not two.
+    await Promise.all([
+      this.store.set(STORE_KEYS.session(id), text, this.options.idleMs),
+      this.announce(id),
+    ]);
     copy.saved = text;
+    copy.owner = owner;
+    copy.state = saved.state;
+    copy.confirmed = hearing ? Date.now() : -Infinity;
   }
 
   /** A fresh record's transport keys: its id, and its way to the client. */

@@ -14,7 +14,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createClient,
-  httpTransport,
+  httpTransport as baseHttpTransport,
   MethodNotInEraError,
   type McpClient,
 } from "../../../generated/dual/client.js";
@@ -27,6 +27,11 @@ import {
   SDK_V1_SERVER,
   legacyServerProgram,
 } from "../../helpers/legacy-servers.js";
+import { withClientFetch } from "../../helpers/client-fetch.js";
+
+/** The transport with the fetch the test file chose (test/helpers/client-fetch.ts). */
+const httpTransport: typeof baseHttpTransport = (url, options) =>
+  baseHttpTransport(url, withClientFetch(options));
 
 const INFO = { name: "dual-era-client-test", version: "1.0.0" };
 const valid = validIn(V.validators);

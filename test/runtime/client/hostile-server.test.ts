@@ -9,12 +9,17 @@ import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createClient,
-  httpTransport,
+  httpTransport as baseHttpTransport,
   SessionExpiredError,
   type ClientTransport,
 } from "../../../generated/dual/client.js";
 import { AuthorizationError, oauthClient } from "../../../runtime/auth/oauth-client.js";
 import { INFO } from "../../helpers/client-fake.js";
+import { withClientFetch } from "../../helpers/client-fetch.js";
+
+/** The transport with the fetch the test file chose (test/helpers/client-fetch.ts). */
+const httpTransport: typeof baseHttpTransport = (url, options) =>
+  baseHttpTransport(url, withClientFetch(options));
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createClient,
-  httpTransport,
+  httpTransport as baseHttpTransport,
   InvalidParamsError,
   TransportError,
   UnsupportedProtocolVersionError,
@@ -13,6 +13,11 @@ import {
 import { createServer } from "../../../generated/2026-07-28/index.js";
 import { INFO, PV, results } from "../../helpers/client-fake.js";
 import { rawServer, sse, type RawServer } from "../../helpers/client-servers.js";
+import { withClientFetch } from "../../helpers/client-fetch.js";
+
+/** The transport with the fetch the test file chose (test/helpers/client-fetch.ts). */
+const httpTransport: typeof baseHttpTransport = (url, options) =>
+  baseHttpTransport(url, withClientFetch(options));
 
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

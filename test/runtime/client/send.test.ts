@@ -104,6 +104,24 @@ describe("cancellation and timeouts", () => {
     );
   });
 
+  it("closing the client fails every call still running, through the one listener the caller holds", async () => {
+    const client = createClient({
+      transport: fakeTransport(() => new Promise<Answer>(() => {})),
+      info: INFO,
+    });
+    const calls = [client.callTool({ name: "a" }), client.callTool({ name: "b" })];
+    // Let both reach the transport before the client closes.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await client.close();
+    for (const call of calls) await expect(call).rejects.toThrow("the client was closed");
+  });
+
+  it("a call made after the client closed fails at once", async () => {
+    const client = createClient({ transport: fakeTransport(() => ok(results.call())), info: INFO });
+    await client.close();
+    await expect(client.callTool({ name: "a" })).rejects.toThrow("closed");
+  });
+
   it("sends a cancellation notification on transports that cancel by message", async () => {
     const transport = fakeTransport(() => new Promise<Answer>(() => {}), {
       cancelsByNotification: true,

@@ -259,6 +259,21 @@ describe("over Streamable HTTP", () => {
     ).toMatchObject({ reason: "The request was cancelled" });
   });
 
+  it("the least recently used session is the one forgotten, after a session is used again and again and others open", async () => {
+    // Transport and legacy bounds alike, so that either forgetting the wrong one shows.
+    const { post, open } = await listen({ maxSessions: 2 }, { maxSessions: 2 });
+    const ping = async (session: string, id: number) =>
+      (await post({ jsonrpc: "2.0", id, method: "ping" }, { "Mcp-Session-Id": session })).status;
+    const a = await open();
+    expect(await ping(a, 2)).toBe(200);
+    expect(await ping(a, 3)).toBe(200); // already the most recent
+    const b = await open();
+    expect(await ping(a, 4)).toBe(200); // A again, now after B: B the least recently used
+    await open(); // a third: B goes
+    expect(await ping(a, 5)).toBe(200);
+    expect(await ping(b, 6)).toBe(404);
+  });
+
   it("10,000 initialize calls in a row: sessions stay bounded, the oldest are forgotten (404), the server keeps serving", async () => {
     const { server, post, open } = await listen({ maxSessions: 200 }, { maxSessions: 200 });
     const first = await open();

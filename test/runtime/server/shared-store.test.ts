@@ -178,6 +178,37 @@ describe("two servers sharing a MemoryStore", () => {
     ).toBe(404);
   });
 
+  it("a server serves its copy of a session without reading the store until another server changes it", async () => {
+    const { store, a, b } = await pair();
+    const session = await open(a);
+    const reads: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (key: string, ttlMs?: number) => {
+      if (key.startsWith("session:")) reads.push(key);
+      return get(key, ttlMs);
+    };
+    const whoami = (server: Server, id: number) =>
+      server.post(
+        { jsonrpc: "2.0", id, method: "tools/call", params: { name: "whoami", arguments: {} } },
+        onSession(session),
+      );
+    // A wrote the session when it opened it: its copy is trusted.
+    for (let id = 2; id < 5; id++) expect((await whoami(a, id)).status).toBe(200);
+    expect(reads).toEqual([]);
+    // B reads it once, then trusts what it read.
+    for (let id = 5; id < 8; id++) expect((await whoami(b, id)).status).toBe(200);
+    expect(reads).toHaveLength(1);
+    // B changes it (a subscription): A hears of it on the bus and reads it again, once.
+    const subscribed = await b.post(
+      { jsonrpc: "2.0", id: 8, method: "resources/subscribe", params: { uri: "test://x" } },
+      onSession(session),
+    );
+    expect(subscribed.status).toBe(200);
+    expect((await whoami(a, 9)).status).toBe(200);
+    expect((await whoami(a, 10)).status).toBe(200);
+    expect(reads).toHaveLength(2);
+  });
+
   it("a list change published on A reaches the session's GET stream on B; a client resuming on A gets what it missed", async () => {
     const { a, b } = await pair();
     const session = await open(a);

@@ -1,0 +1,7 @@
+/*
+ * hostile-server.test.ts again, the HTTP transport's requests made by nodeFetch() (test/helpers/client-fetch.ts).
+ */
+import { useNodeFetch } from "../../helpers/client-fetch.js";
+
+useNodeFetch();
+await import("./hostile-server.test.js");
