@@ -6,9 +6,8 @@
  * `serveOn` and `listenOn`; a `*.fetch.test.ts` file calls `useFetchPath()` and imports one of them,
  * so that every test of that file runs again with the fetch path behind the same sockets.
  */
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import { nodeHttp } from "../../runtime/shared/builtins.js";
+import { endpointPath, listen } from "../../runtime/server/http/node.js";
 import {
   createFetchHandler,
   serveHttp,
@@ -51,44 +50,14 @@ export function listenOn<O extends { port: number; host?: string; path?: string 
   return serveFetch(server.fetchHandler(rest), { port, host, path: rest.path });
 }
 
-/** Serves a fetch handler on loopback, closing as `serveHttp` closes (a grace period, then every connection). */
-async function serveFetch(
+/** Serves a fetch handler on loopback as `serveHttp` serves its listener (and closes it). */
+function serveFetch(
   fetch: FetchHandler,
   where: { port: number; host?: string | undefined; path?: string | undefined },
 ): Promise<HttpServerHandle> {
   const listener = getRequestListener(fetch);
-  let open = 0;
-  let drained: (() => void) | undefined;
-  const server: Server = nodeHttp().createServer((req: IncomingMessage, res: ServerResponse) => {
-    open++;
-    res.on("close", () => {
-      if (--open === 0) drained?.();
-    });
-    void listener(req, res);
+  return listen((req, res) => void listener(req, res), {
+    ...where,
+    path: endpointPath(where.path),
   });
-  const host = where.host ?? "127.0.0.1";
-  await new Promise<void>((resolve) => server.listen(where.port, host, resolve));
-  const port = (server.address() as { port: number }).port;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${where.path === "*" ? "/" : (where.path ?? "/mcp")}`,
-    port,
-    close(graceMs = 1000) {
-      closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        if (open > 0)
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, graceMs);
-            drained = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        server.closeAllConnections();
-        await closed;
-      })();
-      return closing;
-    },
-  };
 }

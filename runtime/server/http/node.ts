@@ -63,8 +63,20 @@ export async function serveHttp(
   handler: MessageHandler,
   options: ServeHttpOptions,
 ): Promise<HttpServerHandle> {
-  const { port, host = "127.0.0.1", ...httpOptions } = options;
+  const { port, host, ...httpOptions } = options;
   const { listener } = httpListener(handler, httpOptions);
+  return listen(listener, { port, host, path: endpointPath(httpOptions.path) });
+}
+
+/**
+ * Serves a `node:http` request listener on `host:port` (default 127.0.0.1): what `serveHttp`
+ * listens with, for any listener (a fetch handler behind an adapter, say), closed the same way.
+ */
+export async function listen(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  where: { port: number; host?: string | undefined; path: string },
+): Promise<HttpServerHandle> {
+  const { port, host = "127.0.0.1" } = where;
   // Answers still open, counted (`close` waits for them); a counter costs a request nothing.
   let open = 0;
   let drained: (() => void) | undefined;
@@ -88,7 +100,7 @@ export async function serveHttp(
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${actualPort}${endpointPath(httpOptions.path)}`,
+    url: `http://${urlHost}:${actualPort}${where.path}`,
     port: actualPort,
     close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
       closing ??= (async () => {
@@ -116,5 +128,5 @@ export async function serveHttp(
 }
 
 /** The path of the URL `serveHttp` reports: the endpoint's, or the root when every path is. */
-const endpointPath = (path: string | undefined): string =>
+export const endpointPath = (path: string | undefined): string =>
   path === undefined ? DEFAULT_PATH : path === "*" ? "/" : path;
