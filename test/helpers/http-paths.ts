@@ -6,6 +6,7 @@
  * `serveOn` and `listenOn`; a `*.fetch.test.ts` file calls `useFetchPath()` and imports one of them,
  * so that every test of that file runs again with the fetch path behind the same sockets.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { endpointPath, listen } from "../../runtime/server/http/node.js";
 import {
@@ -60,4 +61,17 @@ function serveFetch(
     ...where,
     path: endpointPath(where.path),
   });
+}
+
+/** A generated server's `httpHandler`, or its `fetchHandler` behind the adapter: a node:http listener either way. */
+export function handlerOn<O>(
+  server: {
+    httpHandler(options: O): (req: IncomingMessage, res: ServerResponse) => void;
+    fetchHandler(options: O): FetchHandler;
+  },
+  options: O,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  if (path === "node") return server.httpHandler(options);
+  const listener = getRequestListener(server.fetchHandler(options));
+  return (req, res) => void listener(req, res);
 }

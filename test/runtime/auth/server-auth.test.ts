@@ -14,6 +14,7 @@ import {
   type VerifiedToken,
 } from "../../../generated/2026-07-28/index.js";
 import { PV, CC } from "../../helpers/client-fake.js";
+import { handlerOn, httpPath } from "../../helpers/http-paths.js";
 
 const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -77,7 +78,7 @@ async function serve(auth: Partial<BearerAuthOptions> = {}) {
   const http = createHttpServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  const listener = server.httpHandler({
+  const listener = handlerOn(server, {
     auth: bearerAuth({
       resource: url,
       authorizationServers: [AS],
@@ -254,32 +255,36 @@ describe("bearerAuth", () => {
     expect(challenge(erase)).toContain('scope="mcp:read mcp:write"');
   });
 
-  it("does not read the body of a request it refuses: an endless upload without a token gets 401 and its connection closed", async () => {
-    const { url } = await serve();
-    const { port } = new URL(url);
-    const socket = connect(Number(port), "127.0.0.1");
-    let answer = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
-    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-    socket.on("error", () => undefined);
-    socket.write(
-      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
-    );
-    // Up to 256 MiB, 64 KiB a chunk, for as long as the server keeps the connection open.
-    const chunk = `10000\r\n${"x".repeat(0x10000)}\r\n`;
-    let sent = 0;
-    let open = true;
-    void closed.then(() => (open = false));
-    while (open && sent < 256 * 1024 * 1024) {
-      if (!socket.write(chunk))
-        await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);
-      sent += 0x10000;
-    }
-    await closed;
-    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
-    expect(answer.toLowerCase()).toContain("connection: close");
-    expect(sent).toBeLessThan(256 * 1024 * 1024);
-  });
+  // A connection is node:http's to close: a fetch handler has none.
+  it.runIf(httpPath() === "node")(
+    "does not read the body of a request it refuses: an endless upload without a token gets 401 and its connection closed",
+    async () => {
+      const { url } = await serve();
+      const { port } = new URL(url);
+      const socket = connect(Number(port), "127.0.0.1");
+      let answer = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      socket.on("error", () => undefined);
+      socket.write(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      );
+      // Up to 256 MiB, 64 KiB a chunk, for as long as the server keeps the connection open.
+      const chunk = `10000\r\n${"x".repeat(0x10000)}\r\n`;
+      let sent = 0;
+      let open = true;
+      void closed.then(() => (open = false));
+      while (open && sent < 256 * 1024 * 1024) {
+        if (!socket.write(chunk))
+          await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);
+        sent += 0x10000;
+      }
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+      expect(answer.toLowerCase()).toContain("connection: close");
+      expect(sent).toBeLessThan(256 * 1024 * 1024);
+    },
+  );
 
   it("answers 503 when the verifier cannot decide, logging why without the token", async () => {
     const { url, logged } = await serve();

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Handlers } from "../../../generated/dual/index.js";
 import { MemoryStore } from "../../../generated/dual/runtime/server/store.js";
 import { CC, PV, defaultHeaders, parseSse, type Msg } from "../../helpers/server-harness.js";
+import { listenOn } from "../../helpers/http-paths.js";
 
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
@@ -63,7 +64,7 @@ async function pair(limits: Limits = {}) {
       log: () => undefined,
       ...(limits.legacy ? { legacy: limits.legacy } : {}),
     });
-    const handle = await server.listen({ port: 0, ...limits.listen });
+    const handle = await listenOn(server, { port: 0, ...limits.listen });
     closers.push(
       () => handle.close(0),
       () => server.close(),
