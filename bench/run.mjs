@@ -42,3 +42,6 @@ await benchTools(revision, jsDir);
 
 const { benchHosting } = await import("./hosting.mjs");
 await benchHosting(jsDir);
+
+// Telemetry's cost: each contestant in fresh processes of its own, which the group starts itself.
+execFileSync(process.execPath, [join(import.meta.dirname, "telemetry.mjs")], { stdio: "inherit" });
