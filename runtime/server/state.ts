@@ -343,44 +343,18 @@ function copyOf(bytes: Uint8Array) {
   return copy;
 }
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 function toBase64url(bytes: Uint8Array): string {
   if (NodeBuffer !== undefined)
     return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
-  let text = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    text +=
-      ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
-  }
-  const left = bytes.length - i;
-  if (left === 1) {
-    const n = bytes[i]! << 16;
-    text += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
-  } else if (left === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    text += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]!;
-  }
-  return text;
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** Bytes of base64url text (the caller checked its alphabet); `null` for an impossible length. */
 function fromBase64url(text: string): Uint8Array | null {
   if (text.length % 4 === 1) return null;
   if (NodeBuffer !== undefined) return new Uint8Array(NodeBuffer.from(text, "base64url"));
-  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let at = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    const n =
-      (ALPHABET.indexOf(text[i]!) << 18) |
-      (ALPHABET.indexOf(text[i + 1]!) << 12) |
-      ((i + 2 < text.length ? ALPHABET.indexOf(text[i + 2]!) : 0) << 6) |
-      (i + 3 < text.length ? ALPHABET.indexOf(text[i + 3]!) : 0);
-    bytes[at++] = n >> 16;
-    if (i + 2 < text.length) bytes[at++] = (n >> 8) & 255;
-    if (i + 3 < text.length) bytes[at++] = n & 255;
-  }
-  return bytes;
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }

@@ -74,27 +74,13 @@ export type HttpListener = (req: HttpIn, res: HttpOut) => void;
 
 /**
  * A string's length in UTF-8 bytes (`Content-Length`): `Buffer.byteLength` where there is a
- * `Buffer` (Node, Bun, Deno), else counted from the UTF-16 code units, with no copy.
+ * `Buffer` (Node, Bun, Deno); elsewhere the encoded bytes' count (a `Response` there sets the
+ * header itself, so this is rarely asked).
  */
 export function utf8Length(text: string): number {
-  if (NodeBuffer !== undefined) return NodeBuffer.byteLength(text, "utf8");
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    if (unit < 0x800) bytes += 1;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      // A surrogate pair is 4 bytes for its 2 units; a lone surrogate becomes U+FFFD, 3 bytes.
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2;
-        i++;
-        continue;
-      }
-      bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
+  return NodeBuffer !== undefined
+    ? NodeBuffer.byteLength(text, "utf8")
+    : new TextEncoder().encode(text).length;
 }
 
 /** Node's `Buffer`, where the runtime has one: the edge runtimes without Node compatibility do not. */
