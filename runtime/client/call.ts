@@ -13,14 +13,19 @@ import type { LegacyCalls } from "./legacy-call.js";
 import { DEFAULT_TIMEOUT_MS, put, type CallOptions, type CoreOptions } from "./options.js";
 import type { ClientProtocol } from "./protocol.js";
 import type { Rounds } from "./rounds.js";
+import { Deadlines } from "./deadlines.js";
+import { RunningCall } from "./running-call.js";
 import { own } from "../shared/jsonrpc.js";
 
 export class Caller {
   /**
-   * The controllers of the calls running now: the client's close aborts them from here, through one
-   * listener the caller holds, instead of each call adding and removing a listener of its own.
+   * The calls running now, with one timer for their deadlines: the client's close aborts them from
+   * here, through one listener the caller holds, instead of each call adding and removing a
+   * listener and a timer of its own.
    */
-  private readonly running = new Set<AbortController>();
+  private readonly running = new Deadlines((call) =>
+    call.abort(new TimeoutError(call.method, call.timeoutMs)),
+  );
 
   constructor(
     private readonly protocol: ClientProtocol,
@@ -37,7 +42,7 @@ export class Caller {
     closing.addEventListener(
       "abort",
       () => {
-        for (const controller of this.running) controller.abort(closing.reason);
+        for (const call of this.running.all()) call.abort(closing.reason);
       },
       { once: true },
     );
@@ -57,10 +62,11 @@ export class Caller {
         ? method === lifecycle.discover
         : method === lifecycle.initialize;
     // A dual-era client learns the server's era before anything else (discovery included: on a
-    // legacy session it is answered from the handshake).
+    // legacy session it is answered from the handshake). Once it has, nothing is awaited.
     if (
-      connection.eras.length > 0 ||
-      (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes))
+      !connection.connected &&
+      (connection.eras.length > 0 ||
+        (!isLifecycle && (lifecycle.kind === "stateful" || this.options.transport.probes)))
     )
       await connection.connect();
     try {
@@ -94,11 +100,12 @@ export class Caller {
     const { envelope } = this.protocol;
     this.deprecations.report(own(this.protocol.deprecated.methods, method));
     const base: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(params ?? {})) {
-      // A caller's `_meta` is merged later; the retry's fields are the client's own business.
-      if (key === envelope.inputResponses || key === envelope.requestState) continue;
-      put(base, key, value);
-    }
+    if (params !== undefined)
+      for (const key of Object.keys(params)) {
+        // A caller's `_meta` is merged later; the retry's fields are the client's own business.
+        if (key === envelope.inputResponses || key === envelope.requestState) continue;
+        put(base, key, params[key]);
+      }
     const cacheKey =
       this.cache && spec?.cacheable
         ? `${method}\n${stableKey({ ...base, [envelope.meta]: undefined })}`
@@ -108,37 +115,27 @@ export class Caller {
       if (hit) return hit;
     }
 
-    const controller = new AbortController();
-    const abort = (reason: unknown) => controller.abort(reason);
-    const cleanups: Array<() => void> = [];
-    const follow = (signal: AbortSignal | undefined) => {
-      if (!signal) return;
-      if (signal.aborted) abort(signal.reason);
-      else {
-        const listener = () => abort(signal.reason);
-        signal.addEventListener("abort", listener, { once: true });
-        cleanups.push(() => signal.removeEventListener("abort", listener));
-      }
-    };
-    follow(options.signal);
-    if (this.closing.aborted) abort(this.closing.reason);
-    this.running.add(controller);
-    const timeoutMs =
+    const given =
       options.timeoutMs ?? probeTimeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      const timer = setTimeout(() => abort(new TimeoutError(method, timeoutMs)), timeoutMs);
-      cleanups.push(() => clearTimeout(timer));
-    }
+    const timeoutMs = given > 0 && Number.isFinite(given) ? given : 0;
+    const call = new RunningCall(
+      method,
+      timeoutMs,
+      timeoutMs === 0 ? Infinity : performance.now() + timeoutMs,
+    );
+    const unfollow = options.signal ? call.follow(options.signal) : null;
+    if (this.closing.aborted) call.abort(this.closing.reason);
+    this.running.add(call);
     try {
       const era = this.connection.handshaking ?? this.connection.session?.era;
       const result = era
-        ? await this.legacy.call(era, method, base, spec, options, controller.signal)
-        : await this.rounds.run(method, base, spec, options, controller.signal);
+        ? await this.legacy.call(era, method, base, spec, options, call)
+        : await this.rounds.run(method, base, spec, options, call);
       if (cacheKey !== null) this.cache!.set(cacheKey, result);
       return result;
     } finally {
-      this.running.delete(controller);
-      for (const cleanup of cleanups) cleanup();
+      this.running.delete(call);
+      unfollow?.();
     }
   }
 }

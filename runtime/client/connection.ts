@@ -60,6 +60,8 @@ export class Connection {
    */
   answered = false;
   private ready: Promise<ConnectOutcome | null> | null = null;
+  /** Connecting settled and was not forgotten since: a call need not wait for it. */
+  connected = false;
   /** The era each server was found to speak, by the transport's `eraKey` (HTTP: its origin). */
   private static readonly eraCache = new Map<string, "modern" | "legacy">();
 
@@ -91,6 +93,7 @@ export class Connection {
   async reopen(): Promise<LegacySession | null> {
     this.session = null;
     this.ready = null;
+    this.connected = false;
     await this.connect();
     return this.session;
   }
@@ -102,12 +105,16 @@ export class Connection {
     this.eraFromCache = false;
     this.session = null;
     this.ready = null;
+    this.connected = false;
     this.version = this.options.protocolVersion ?? this.protocol.protocolVersion;
   }
 
   private async settle(): Promise<ConnectOutcome | null> {
     try {
-      return await this.findEra();
+      const outcome = await this.findEra();
+      // Unless what it learnt was forgotten meanwhile (then the next call connects again).
+      this.connected = this.ready !== null;
+      return outcome;
     } catch (error) {
       // A later call starts over rather than inherit the failure.
       this.ready = null;

@@ -11,7 +11,12 @@
  */
 import { classify, DEFAULT_MAX_DEPTH, nestsDeeperThan } from "../shared/jsonrpc.js";
 import type { NetworkFacts } from "../shared/telemetry.js";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../shared/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "./errors.js";
 import { HttpFetch } from "./http-fetch.js";
 import {
@@ -39,6 +44,8 @@ class HttpTransport implements ClientTransport {
   private peer: TransportPeer | null = null;
   readonly eraKey: string;
   private readonly open = new Set<AbortController>();
+  /** The controller of each request awaiting its answer, by id (`cancel`). */
+  private readonly requests = new Map<JsonRpcId, AbortController>();
   private readonly http: HttpFetch;
   private readonly session: HttpSession;
   readonly network: NetworkFacts;
@@ -99,16 +106,13 @@ class HttpTransport implements ClientTransport {
       this.session.expired = false;
       throw new SessionExpiredError("the server ended the session (HTTP 404 on its stream)");
     }
-    // The caller's signal, or the transport's close, or the end of an answer's stream, aborts the
-    // request: the caller's reaches the request's controller through a listener (AbortSignal.any
-    // cost more per call, with the weak references it keeps).
+    // The core's `cancel`, or the transport's close, or the end of an answer's stream, aborts the
+    // request: one controller per request, the call's own signal never made (the caller's reached
+    // it through a listener before, and AbortSignal.any through weak references before that).
     const controller = new AbortController();
     const signal = controller.signal;
-    const caller = options.signal;
-    const follow = () => controller.abort(caller.reason);
-    if (caller.aborted) follow();
-    else caller.addEventListener("abort", follow, { once: true });
     this.open.add(controller);
+    this.requests.set(message.id, controller);
     try {
       const response = await this.http.post(message, options.headers, signal);
       if (contentType(response) === "text/event-stream") {
@@ -170,9 +174,13 @@ class HttpTransport implements ClientTransport {
         response.status,
       );
     } finally {
-      caller.removeEventListener("abort", follow);
+      if (this.requests.get(message.id) === controller) this.requests.delete(message.id);
       this.open.delete(controller);
     }
+  }
+
+  cancel(id: JsonRpcId, reason: unknown): void {
+    this.requests.get(id)?.abort(reason);
   }
 
   /**

@@ -23,6 +23,7 @@ import {
 import { ReopenBudget } from "./limits.js";
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type CoreOptions } from "./options.js";
 import type { ClientMethodSpec, ClientProtocol } from "./protocol.js";
+import { RunningCall } from "./running-call.js";
 import type { Sender } from "./send.js";
 import type { ToolResults } from "./tools.js";
 import { isRecord, own, type JsonRpcResponse } from "../shared/jsonrpc.js";
@@ -62,7 +63,7 @@ export class LegacyCalls {
     base: Record<string, unknown>,
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
-    signal: AbortSignal,
+    call: RunningCall,
     reopened = false,
   ): Promise<Record<string, unknown>> {
     const { connection } = this;
@@ -90,11 +91,11 @@ export class LegacyCalls {
         params,
         spec,
         options,
-        signal,
+        call,
         progressToken,
       );
     } catch (error) {
-      if (!(error instanceof SessionExpiredError) || handshake || signal.aborted || reopened)
+      if (!(error instanceof SessionExpiredError) || handshake || call.aborted || reopened)
         throw error;
       if (!this.reopens.take())
         throw new SessionExpiredError(
@@ -103,7 +104,7 @@ export class LegacyCalls {
       this.log(`mcp client: the server ended the legacy session; opening a new one for ${method}`);
       const again = await connection.reopen();
       if (!again) throw error;
-      return this.call(again.era, method, base, spec, options, signal, true);
+      return this.call(again.era, method, base, spec, options, call, true);
     }
     if (!handshake) this.reopens.served();
     if ("error" in response) throw toMcpError(this.protocol.errors, response.error);
@@ -125,15 +126,23 @@ export class LegacyCalls {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const signals = signal ? [signal] : [];
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) signals.push(AbortSignal.timeout(timeoutMs));
-    const response = await this.sender.send(
-      method,
-      this.sender.id(),
-      params,
-      undefined,
-      {},
-      AbortSignal.any(signals),
-      undefined,
-    );
+    // Rare (subscriptions of a legacy listen): the signals are followed as they are.
+    const call = new RunningCall(method, 0, Infinity);
+    const unfollow = call.follow(AbortSignal.any(signals));
+    let response: JsonRpcResponse;
+    try {
+      response = await this.sender.send(
+        method,
+        this.sender.id(),
+        params,
+        undefined,
+        {},
+        call,
+        undefined,
+      );
+    } finally {
+      unfollow();
+    }
     if ("error" in response) throw toMcpError(this.protocol.errors, response.error);
   }
 

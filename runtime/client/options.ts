@@ -96,6 +96,12 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Defines a data property, so that a key such as `__proto__` stays data. */
 export function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  // Only `__proto__` is an accessor of a plain object's prototype: any other key is assigned as a
+  // data property (defining one costs several times an assignment, on every call's params).
+  if (key !== "__proto__") {
+    target[key] = value;
+    return;
+  }
   Object.defineProperty(target, key, {
     value,
     enumerable: true,

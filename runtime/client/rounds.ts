@@ -18,6 +18,7 @@ import {
 import type { InputRequests } from "./input.js";
 import { put, type CallOptions, type CoreOptions } from "./options.js";
 import type { ClientMethodSpec, ClientProtocol } from "./protocol.js";
+import type { RunningCall } from "./running-call.js";
 import type { Sender } from "./send.js";
 import type { ToolResults } from "./tools.js";
 import { isRecord } from "../shared/jsonrpc.js";
@@ -42,7 +43,7 @@ export class Rounds {
     base: Record<string, unknown>,
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
-    signal: AbortSignal,
+    call: RunningCall,
   ): Promise<Record<string, unknown>> {
     const { protocol, connection } = this;
     const { envelope } = protocol;
@@ -88,7 +89,7 @@ export class Rounds {
         params,
         spec,
         options,
-        signal,
+        call,
         progressToken,
       );
 
@@ -128,7 +129,7 @@ export class Rounds {
           );
         const state = envelope.requestState === null ? undefined : result[envelope.requestState];
         retry = {
-          inputResponses: await this.inputs.gather(method, inputRequests, signal),
+          inputResponses: await this.inputs.gather(method, inputRequests, call.signal),
           requestState: typeof state === "string" ? state : undefined,
         };
         continue;

@@ -9,6 +9,7 @@ import type { Connection } from "./connection.js";
 import type { CallOptions, InternalCallOptions } from "./options.js";
 import type { ClientMethodSpec, ClientProtocol } from "./protocol.js";
 import type { ToolResults } from "./tools.js";
+import type { RunningCall, WireAbort } from "./running-call.js";
 import type { ClientTransport, TransportRequestOptions } from "./transport.js";
 import type {
   JsonRpcId,
@@ -52,13 +53,13 @@ export class Sender {
     params: Record<string, unknown>,
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
-    signal: AbortSignal,
+    call: RunningCall,
     progressToken: string | undefined,
   ): Promise<JsonRpcResponse> {
     const { telemetry } = this;
     if (telemetry === undefined)
-      return this.sendUntraced(method, id, params, spec, options, signal, progressToken);
-    return this.sendTraced(telemetry, method, id, params, spec, options, signal, progressToken);
+      return this.sendUntraced(method, id, params, spec, options, call, progressToken);
+    return this.sendTraced(telemetry, method, id, params, spec, options, call, progressToken);
   }
 
   /**
@@ -72,7 +73,7 @@ export class Sender {
     params: Record<string, unknown>,
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
-    signal: AbortSignal,
+    call: RunningCall,
     progressToken: string | undefined,
   ): Promise<JsonRpcResponse> {
     const { protocol, connection, transport } = this;
@@ -97,7 +98,7 @@ export class Sender {
     let response: JsonRpcResponse;
     try {
       response = await operation.run(() =>
-        this.sendUntraced(method, id, traced, spec, options, signal, progressToken),
+        this.sendUntraced(method, id, traced, spec, options, call, progressToken),
       );
     } catch (error) {
       operation.end({ failure: failureOf(error) });
@@ -113,11 +114,11 @@ export class Sender {
     params: Record<string, unknown>,
     spec: ClientMethodSpec | undefined,
     options: CallOptions,
-    signal: AbortSignal,
+    call: RunningCall,
     progressToken: string | undefined,
   ): Promise<JsonRpcResponse> {
-    if (signal.aborted) throw signal.reason;
-    const { protocol, connection } = this;
+    if (call.aborted) throw call.reason;
+    const { protocol, connection, transport } = this;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
     const names = protocol.headers;
     const headers: Record<string, string> = { [names.method]: method };
@@ -134,70 +135,110 @@ export class Sender {
     const notificationParams =
       connection.session?.era.notificationParams ?? protocol.notificationParams;
     const progressParam = notificationParams.progress?.token;
-    const onNotification = (notification: JsonRpcNotification) => {
-      if (notification.method === protocol.notifications.progress) {
-        if (
-          progressToken !== undefined &&
-          progressParam !== undefined &&
-          notification.params?.[progressParam] === progressToken
-        )
-          options.onProgress?.(notification.params);
-        return;
-      }
-      this.route(notification);
-    };
-    const transportOptions: TransportRequestOptions =
-      progressToken === undefined || progressParam === undefined
-        ? { signal, onNotification, headers }
-        : { signal, onNotification, headers, progressToken, progressParam };
-    (options as InternalCallOptions).onId?.(id);
-    const sent = this.transport.request(message, transportOptions);
     // On a legacy session every transport cancels by notification (a closed stream is not a
     // cancellation there); otherwise only those that say so (stdio).
     const cancelled = connection.session
       ? connection.session.era.cancelled
-      : this.transport.cancelsByNotification
+      : transport.cancelsByNotification
         ? protocol.notifications.cancelled
         : null;
     const cancelledParams = notificationParams.cancelled;
-    if (cancelled && cancelledParams) {
-      const onAbort = () => {
-        const params: Record<string, unknown> = { [cancelledParams.requestId]: id };
-        if (cancelledParams.reason !== null) params[cancelledParams.reason] = String(signal.reason);
-        this.transport
-          .notify(
-            { jsonrpc: "2.0", method: cancelled, params },
-            { headers: { [names.method]: cancelled } },
-          )
-          .catch(() => {});
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        return await raceAbort(sent, signal);
-      } finally {
-        signal.removeEventListener("abort", onAbort);
-      }
+    const request = new WireRequest(
+      this,
+      call,
+      id,
+      headers,
+      progressToken !== undefined && progressParam !== undefined
+        ? { token: progressToken, param: progressParam, onProgress: options.onProgress }
+        : null,
+      cancelled && cancelledParams ? { method: cancelled, params: cancelledParams } : null,
+    );
+    (options as InternalCallOptions).onId?.(id);
+    const sent = transport.request(message, request);
+    // The call fails as soon as it is given up, whatever the transport does with its request.
+    call.wire = request;
+    try {
+      return await new Promise<JsonRpcResponse>((resolve, reject) => {
+        request.reject = reject;
+        sent.then(resolve, reject);
+      });
+    } finally {
+      call.wire = null;
     }
-    return raceAbort(sent, signal);
+  }
+
+  /** Progress for the request that asked for it; any other notification is routed. */
+  receive(notification: JsonRpcNotification, progress: WireProgress | null): void {
+    if (notification.method === this.protocol.notifications.progress) {
+      if (progress !== null && notification.params?.[progress.param] === progress.token)
+        progress.onProgress?.(notification.params);
+      return;
+    }
+    this.route(notification);
+  }
+
+  /** The call of request `id` was given up: the transport drops it, and the server is told where that is how. */
+  abandon(id: JsonRpcId, reason: unknown, cancel: WireCancel | null): void {
+    const { transport } = this;
+    transport.cancel?.(id, reason);
+    if (cancel === null) return;
+    const params: Record<string, unknown> = { [cancel.params.requestId]: id };
+    if (cancel.params.reason !== null) params[cancel.params.reason] = String(reason);
+    transport
+      .notify(
+        { jsonrpc: "2.0", method: cancel.method, params },
+        { headers: { [this.protocol.headers.method]: cancel.method } },
+      )
+      .catch(() => {});
   }
 }
 
-function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<R>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+interface WireProgress {
+  token: string;
+  param: string;
+  onProgress: CallOptions["onProgress"];
+}
+
+/** The cancellation notification of a request, as the session's era or the revision names it. */
+interface WireCancel {
+  method: string;
+  params: { requestId: string; reason: string | null };
+}
+
+/**
+ * One request on the wire, as the transport is given it (`TransportRequestOptions`) and as its
+ * call tells it that it was given up: one object for both, with the call's signal made only if
+ * the transport asks for it.
+ */
+class WireRequest implements TransportRequestOptions, WireAbort {
+  readonly progressToken: string | undefined;
+  readonly progressParam: string | undefined;
+  /** A closure, not a method: a transport may call it detached from this object. */
+  readonly onNotification: (notification: JsonRpcNotification) => void;
+  /** Fails the call's wait for the answer. */
+  reject: ((reason: unknown) => void) | null = null;
+
+  constructor(
+    private readonly sender: Sender,
+    private readonly call: RunningCall,
+    private readonly id: JsonRpcId,
+    readonly headers: Readonly<Record<string, string>>,
+    progress: WireProgress | null,
+    private readonly cancel: WireCancel | null,
+  ) {
+    this.progressToken = progress?.token;
+    this.progressParam = progress?.param;
+    this.onNotification = (notification) => sender.receive(notification, progress);
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.reject?.(reason);
+    this.sender.abandon(this.id, reason, this.cancel);
+  }
 }
 
 /** A request that got no response, as `error.type`: its error's class name (low in cardinality), else `_OTHER`. */

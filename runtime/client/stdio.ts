@@ -40,10 +40,13 @@ export interface StdioTransportOptions {
   maxDepth?: number;
 }
 
+/** A request waiting for its answer: the record is all there is (no closures, no listeners). */
 interface Pending {
   resolve(response: JsonRpcResponse): void;
   reject(error: unknown): void;
   options: TransportRequestOptions;
+  /** Its progress token, when it asked for progress. */
+  token: string | number | undefined;
 }
 
 export function stdioTransport(options: StdioTransportOptions): ClientTransport {
@@ -148,7 +151,7 @@ class StdioTransport implements ClientTransport {
           );
           return;
         }
-        this.pending.delete(id!);
+        this.forget(id!, pending);
         pending.resolve(incoming.message);
         return;
       }
@@ -195,45 +198,35 @@ class StdioTransport implements ClientTransport {
     this.peer?.notification(notification);
   }
 
+  /** Resolves with the response of the same id; `cancel` (not the signal) gives it up. */
   request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse> {
     return new Promise<JsonRpcResponse>((resolve, reject) => {
-      if (options.signal.aborted) return reject(options.signal.reason);
       const token = options.progressParam === undefined ? undefined : options.progressToken;
       if (options.progressParam !== undefined) this.progressParams.add(options.progressParam);
-      const forget = () => {
-        this.pending.delete(message.id);
-        if (token !== undefined && this.byToken.get(token) === entry) this.byToken.delete(token);
-      };
-      const onAbort = () => {
-        forget();
-        reject(options.signal.reason);
-      };
-      options.signal.addEventListener("abort", onAbort, { once: true });
-      const done = () => {
-        options.signal.removeEventListener("abort", onAbort);
-        if (token !== undefined && this.byToken.get(token) === entry) this.byToken.delete(token);
-      };
-      const entry: Pending = {
-        resolve: (response) => {
-          done();
-          resolve(response);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-        options,
-      };
+      const entry: Pending = { resolve, reject, options, token };
       this.pending.set(message.id, entry);
       if (token !== undefined) this.byToken.set(token, entry);
       try {
         this.write(message);
       } catch (error) {
-        forget();
-        done();
+        this.forget(message.id, entry);
         reject(error);
       }
     });
+  }
+
+  cancel(id: JsonRpcId, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return;
+    this.forget(id, entry);
+    entry.reject(reason);
+  }
+
+  /** No answer is waited for any more: a late one is skipped as answering no pending request. */
+  private forget(id: JsonRpcId, entry: Pending): void {
+    this.pending.delete(id);
+    if (entry.token !== undefined && this.byToken.get(entry.token) === entry)
+      this.byToken.delete(entry.token);
   }
 
   async notify(message: JsonRpcNotification): Promise<void> {

@@ -4,20 +4,28 @@
  * request. Transports only move messages; every protocol rule is the core's. Browser-safe.
  * Revision-independent; copied verbatim into generated output.
  */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../shared/jsonrpc.js";
+import type {
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from "../shared/jsonrpc.js";
 import type { NetworkFacts } from "../shared/telemetry.js";
 
 export interface TransportRequestOptions {
-  /** Aborted when the caller gives up (abort, timeout, close). */
-  signal: AbortSignal;
+  /**
+   * Aborted when the caller gives up (abort, timeout, close). The core makes it when it is first
+   * read: a transport with `cancel` need not read it.
+   */
+  readonly signal: AbortSignal;
   /** Notifications that belong to this request (progress, subscription events). */
   onNotification: (notification: JsonRpcNotification) => void;
   /** Headers an HTTP transport sends with the request; other transports ignore them. */
   headers: Readonly<Record<string, string>>;
   /** The request's progress token, for transports that route notifications themselves (stdio). */
-  progressToken?: string | number;
+  progressToken?: string | number | undefined;
   /** The progress notification's param carrying the token, as the revision names it (with `progressToken`). */
-  progressParam?: string;
+  progressParam?: string | undefined;
 }
 
 /** What a transport may tell the client outside any request. */
@@ -33,6 +41,13 @@ export interface TransportPeer {
 export interface ClientTransport {
   /** Sends one request and resolves with its response; rejects with `TransportError` when none can come. */
   request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<JsonRpcResponse>;
+  /**
+   * The caller gave up on the request with this id (abort, timeout, close): nothing more is waited
+   * for or read for it (the call has failed already; the promise may reject with `reason`). Called
+   * before `signal` aborts; a transport with it need not read `signal`, so that a call nobody
+   * gives up costs no AbortSignal.
+   */
+  cancel?(id: JsonRpcId, reason: unknown): void;
   notify(
     message: JsonRpcNotification,
     options?: { headers?: Readonly<Record<string, string>> },
