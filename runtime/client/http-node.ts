@@ -8,8 +8,14 @@
  * transport or by its signal. Redirects are never followed (the transport follows a POST's itself,
  * within its origin). Revision-independent; copied verbatim into generated output.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { LIGHT_SIGNALS } from "./light-abort.js";
 
 export interface NodeFetchOptions {
   /** Connections kept open per origin; default 16. */
@@ -20,25 +26,47 @@ export interface NodeFetchOptions {
 export function nodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 16 };
   const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
-  // The transport posts to one URL: parsed once, not per request.
+  // The transport posts to one URL: parsed, and turned into request options, once.
   let lastHref = "";
-  let lastUrl: URL | null = null;
-  const parse = (href: string): URL => {
-    if (href !== lastHref || lastUrl === null) {
-      lastUrl = new URL(href);
+  let lastTarget: Target | null = null;
+  const parse = (href: string): Target => {
+    if (href !== lastHref || lastTarget === null) {
+      lastTarget = target(new URL(href));
       lastHref = href;
     }
-    return lastUrl;
+    return lastTarget;
   };
-  return ((input: string | URL | Request, init: RequestInit = {}) => {
+  const nodeFetch = ((input: string | URL | Request, init: RequestInit = {}) => {
     const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     return send(agents, parse(href), init);
   }) as typeof fetch;
+  // It reads of a signal only `aborted`, `reason` and one listener: the transport may give it a light one.
+  Object.defineProperty(nodeFetch, LIGHT_SIGNALS, { value: true });
+  return nodeFetch;
+}
+
+/** A URL and what node:http takes of it (what it would work out from the URL on every request). */
+interface Target {
+  url: URL;
+  where: URL | RequestOptions;
+}
+
+function target(url: URL): Target {
+  // Credentials in the URL: node:http works them out itself.
+  if (url.username !== "" || url.password !== "") return { url, where: url };
+  const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const where: RequestOptions = {
+    protocol: url.protocol,
+    hostname,
+    path: `${url.pathname}${url.search}`,
+  };
+  if (url.port !== "") where.port = Number(url.port);
+  return { url, where };
 }
 
 function send(
   agents: { http: HttpAgent; https: HttpsAgent },
-  url: URL,
+  { url, where }: Target,
   init: RequestInit,
 ): Promise<Response> {
   const signal = init.signal ?? undefined;
@@ -52,11 +80,13 @@ function send(
   const headers = plainHeaders(init.headers);
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
   return new Promise<Response>((resolve, reject) => {
-    const req = (secure ? httpsRequest : httpRequest)(url, {
+    const options: RequestOptions = {
       method: init.method ?? "GET",
       headers,
       agent: secure ? agents.https : agents.http,
-    });
+    };
+    const open = secure ? httpsRequest : httpRequest;
+    const req = where instanceof URL ? open(where, options) : open({ ...where, ...options });
     const onAbort = () => req.destroy(signal!.reason as Error);
     signal?.addEventListener("abort", onAbort, { once: true });
     const settled = () => signal?.removeEventListener("abort", onAbort);

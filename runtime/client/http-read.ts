@@ -96,8 +96,11 @@ export async function readBody(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return UTF8.decode(bytes);
 }
+
+/** Decoding a whole body keeps no state between calls: one decoder serves every body. */
+const UTF8 = new TextDecoder();
 
 export function contentType(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

@@ -8,6 +8,7 @@
  */
 import { TransportError } from "./errors.js";
 import type { HttpFetch, SessionIds } from "./http-fetch.js";
+import type { Abortable } from "./light-abort.js";
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SERVER_REQUESTS,
@@ -40,7 +41,7 @@ export class HttpSession {
     private readonly options: HttpTransportOptions,
     private readonly peer: () => TransportPeer | null,
     /** The transport's requests in flight: what closing it aborts. */
-    private readonly open: Set<AbortController>,
+    private readonly open: Set<Abortable>,
   ) {}
 
   /** A legacy handshake is about to be sent: the session id its answer names is kept from here on. */

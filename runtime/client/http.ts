@@ -27,6 +27,7 @@ import {
 } from "./http-options.js";
 import { contentType, delay, readBody, readEvents, SseEvents } from "./http-read.js";
 import { HttpSession } from "./http-session.js";
+import { LIGHT_SIGNALS, LightAbort, type Abortable } from "./light-abort.js";
 import type { ClientTransport, TransportPeer, TransportRequestOptions } from "./transport.js";
 
 export type { HttpAuthorization, HttpRefusal, HttpTransportOptions } from "./http-options.js";
@@ -43,9 +44,11 @@ class HttpTransport implements ClientTransport {
   readonly cacheKey: string;
   private peer: TransportPeer | null = null;
   readonly eraKey: string;
-  private readonly open = new Set<AbortController>();
+  private readonly open = new Set<Abortable>();
   /** The controller of each request awaiting its answer, by id (`cancel`). */
-  private readonly requests = new Map<JsonRpcId, AbortController>();
+  private readonly requests = new Map<JsonRpcId, Abortable>();
+  /** Only our `nodeFetch()` reads a request's signal (no authorization layer): a light one will do. */
+  private readonly lightSignals: boolean;
   private readonly http: HttpFetch;
   private readonly session: HttpSession;
   readonly network: NetworkFacts;
@@ -67,6 +70,9 @@ class HttpTransport implements ClientTransport {
       address: parsed.hostname.replace(/^\[|\]$/g, ""),
       port,
     };
+    this.lightSignals =
+      options.authorization === undefined &&
+      (options.fetch as { [LIGHT_SIGNALS]?: boolean } | undefined)?.[LIGHT_SIGNALS] === true;
     this.http = new HttpFetch(url, options, () => this.session.ids);
     this.session = new HttpSession(this.http, options, () => this.peer, this.open);
   }
@@ -109,7 +115,7 @@ class HttpTransport implements ClientTransport {
     // The core's `cancel`, or the transport's close, or the end of an answer's stream, aborts the
     // request: one controller per request, the call's own signal never made (the caller's reached
     // it through a listener before, and AbortSignal.any through weak references before that).
-    const controller = new AbortController();
+    const controller = this.lightSignals ? new LightAbort() : new AbortController();
     const signal = controller.signal;
     this.open.add(controller);
     this.requests.set(message.id, controller);
