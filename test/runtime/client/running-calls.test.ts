@@ -1,6 +1,7 @@
 /**
  * What a running call holds while it runs and leaves behind (`running-call.ts`, `deadlines.ts`,
- * the transports' `cancel`): each call's own deadline out of one timer, a transport told by id
+ * the transports' `cancel`): each call's own deadline out of one timer (which holds the process
+ * only while calls run), a transport told by id
  * when a call is given up, no AbortSignal made for a transport that does not read one, and no
  * listener left on a long-lived signal, call after call (the leak SDK v1's HTTP transport has: one
  * signal for every request, each request adding an abort listener to it).
@@ -75,6 +76,25 @@ describe("deadlines", () => {
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await secondFailed;
+    await client.close();
+  });
+
+  it("its one timer keeps the process alive only while calls run", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    let release!: () => void;
+    const transport = fakeTransport(
+      () => new Promise<Answer>((resolve) => (release = () => resolve({ result: results.call() }))),
+    );
+    const client = createClient({ transport, info: INFO });
+    const before = timers();
+    for (let i = 0; i < 3; i++) {
+      const call = client.callTool({ name: "a" });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(timers()).toBe(before + 1);
+      release();
+      await call;
+      expect(timers()).toBe(before);
+    }
     await client.close();
   });
 });
