@@ -27,10 +27,12 @@ export function sharedNames(
   newer: ReadonlyMap<string, string>,
 ): Set<string> {
   const byName = new Map(own.map((item) => [item.name, item]));
-  const shared = new Set(own.filter((item) => newer.get(item.name) === item.text).map((i) => i.name));
+  const shared = new Set(
+    own.filter((item) => newer.get(item.name) === item.text).map((i) => i.name),
+  );
   // Each pass drops the candidates that use a name no longer shared; it ends when a pass drops none,
   // after at most as many passes as there are candidates.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const name of shared)
       if (byName.get(name)!.references.some((reference) => !shared.has(reference))) {
@@ -46,7 +48,8 @@ export function typeReferences(type: TypeNode, constants = false): string[] {
   const names = new Set<string>();
   walkType(type, (node) => {
     if (node.kind === "ref") names.add(node.name);
-    else if (constants && node.kind === "literal" && node.constant !== null) names.add(node.constant);
+    else if (constants && node.kind === "literal" && node.constant !== null)
+      names.add(node.constant);
   });
   return [...names];
 }

@@ -101,7 +101,10 @@ export const serverTarget: Target = {
           generatorVersion,
           // Each takes what it shares from the revision before it in the list (newest first), the
           // first from this one: a chain of re-exports, each link decided between neighbours.
-          newer: i === 0 ? { model, dir: "" } : { model: legacy[i - 1]!, dir: legacyDir(legacy[i - 1]!) },
+          newer:
+            i === 0
+              ? { model, dir: "" }
+              : { model: legacy[i - 1]!, dir: legacyDir(legacy[i - 1]!) },
         }),
       ),
     ];

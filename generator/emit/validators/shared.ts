@@ -29,7 +29,9 @@ function validatorShareables(model: ProtocolModel): Shareable[] {
   let items = compiled.get(model);
   if (!items) {
     // Format checkers are named by their runtime export; the import is the real compile's business.
-    const compiler = new ValidatorCompiler((format) => ident(`format_${format.replace(/\W/g, "_")}`));
+    const compiler = new ValidatorCompiler((format) =>
+      ident(`format_${format.replace(/\W/g, "_")}`),
+    );
     items = model.definitions.map((definition) => ({
       name: definition.name,
       text: [
