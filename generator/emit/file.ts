@@ -61,6 +61,12 @@ export interface EmitContext {
    * Their imports of the runtime and of each other are written relative to it.
    */
   dir?: string;
+  /**
+   * A newer revision's types and validators the same output holds (its model and folder), from which
+   * a legacy revision's modules re-export each definition they would emit the same (see
+   * emit/sharing.ts); absent, every definition is emitted.
+   */
+  newer?: { model: ProtocolModel; dir: string } | undefined;
 }
 
 export interface Provenance {

@@ -94,7 +94,19 @@ export const serverTarget: Target = {
         description:
           "`createServer({ info, capabilities, handlers })`: a typed handler per request; serves stdio, or Streamable HTTP as a `node:http` listener or a web-standard `fetch` handler (Bun, Deno, Workers); imports no `node:` module at load",
       },
-      ...legacy.flatMap((old) => legacyFiles({ ...ctx, model: old, generatorVersion })),
+      ...legacy.flatMap((old, i) =>
+        legacyFiles({
+          ...ctx,
+          model: old,
+          generatorVersion,
+          // Each takes what it shares from the revision before it in the list (newest first), the
+          // first from this one: a chain of re-exports, each link decided between neighbours.
+          newer:
+            i === 0
+              ? { model, dir: "" }
+              : { model: legacy[i - 1]!, dir: legacyDir(legacy[i - 1]!) },
+        }),
+      ),
     ];
   },
 };
@@ -165,7 +177,8 @@ export const legacyValidators = (bridge: { revision: string }) =>
 
 /**
  * A legacy revision's `types.ts` and `validators.ts`, emitted by the same targets as the modern
- * ones, under `legacy/<revision>/`; they share the output's runtime.
+ * ones, under `legacy/<revision>/`; they share the output's runtime, and re-export from `ctx.newer`'s
+ * modules what they would emit the same.
  */
 function legacyFiles(ctx: EmitContext) {
   const { model } = ctx;

@@ -30,8 +30,11 @@ export class ValidatorCompiler {
     return ident(`check${definition}`);
   }
 
-  addDefinition(definition: Definition): void {
+  /** Compiles a definition's check; returns the functions it added (the check and its helpers). */
+  addDefinition(definition: Definition): Code[] {
+    const start = this.functions.length;
     this.addFunction(ValidatorCompiler.checkName(definition.name), definition.type);
+    return this.functions.slice(start);
   }
 
   private addFunction(name: Code, type: TypeNode): Code {
