@@ -13,14 +13,20 @@
 // apt-get install -y redis-server haproxy). Ratios are each ÷ memory ×1.
 //
 //   node bench/scale.mjs     # after npm run build
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareRevision, ROOT } from "./prepare.mjs";
-import { missingBinaries, startHaproxy, startRedis, waitForLine } from "./scale-world.mjs";
+import {
+  findBinary,
+  missingBinaries,
+  startHaproxy,
+  startRedis,
+  waitForLine,
+} from "./scale-world.mjs";
 import {
   DURATION_MS,
   MAX_REQUESTS,
@@ -71,8 +77,37 @@ const MODERN_HEADERS = {
 };
 const EXPECTED = `"text":${JSON.stringify(TEXT)}`;
 
+/**
+ * Servers on the last core, this client, haproxy and redis-server on the others (BENCH_SCALE_PIN=0:
+ * wherever the scheduler puts them). Unpinned, the five processes wander between the two cores and
+ * each server wakes, at c=1, on a core whose caches another process has just filled: three
+ * in-memory servers then spent 2.2× one server's CPU per request where three bare servers spent
+ * 1.2× (the anchor's own figure moved with them), a cost of this machine's scheduling, not of the
+ * spread. Pinned, that cost is out of every setup alike, the anchor included.
+ */
+const TASKSET = findBinary("taskset");
+const PIN =
+  process.env.BENCH_SCALE_PIN !== "0" && TASKSET !== undefined && availableParallelism() >= 2;
+const SERVER_CORE = String(availableParallelism() - 1);
+
+function pinClientSide() {
+  if (!PIN) return;
+  // -a: every thread of this process; what it starts later (haproxy, redis-server) inherits it.
+  execFileSync(
+    TASKSET,
+    ["-a", "-p", "-c", `0-${availableParallelism() - 2}`, String(process.pid)],
+    {
+      stdio: "ignore",
+    },
+  );
+}
+
 function startEcho(jsDir, env) {
-  const child = spawn(process.execPath, [join(ROOT, "bench", "servers", "scale-echo.mjs")], {
+  const script = join(ROOT, "bench", "servers", "scale-echo.mjs");
+  const [command, args] = PIN
+    ? [TASKSET, ["-c", SERVER_CORE, process.execPath, script]]
+    : [process.execPath, [script]];
+  const child = spawn(command, args, {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, MCP_GEN_JS_DIR: jsDir, PORT: "0", ...env },
   });
@@ -165,6 +200,12 @@ async function runSetup(setup, jsDir, dir) {
     const figures = {};
     for (const [workload, keys] of Object.entries(WORKLOADS)) {
       if (!keys.includes(setup.key)) continue;
+      // Each process optimises its own hot code, and needs some 10,000 requests to finish (three
+      // pinned in-memory servers at c=1: 287 µs of CPU per request after 2,000 requests each, 100
+      // after 6,700, 88 after 13,000): so each is warmed as long as one process alone would be, at
+      // c=16 where requests come fastest. With a third of one process's warm-up each, three
+      // processes were measured while still optimising, V8's compiler threads a third of their CPU.
+      await measure(url, 16, WARMUP_MS * 4 * setup.processes, pids, workload, aux);
       await measure(url, 1, WARMUP_MS, pids, workload, aux);
       const c1 = await measure(url, 1, DURATION_MS, pids, workload, aux);
       await measure(url, 16, WARMUP_MS / 2, pids, workload, aux);
@@ -190,6 +231,7 @@ export async function benchScale() {
   if (missing) throw new Error(`bench:scale needs ${missing}`);
   const began = now();
   const jsDir = prepareRevision("2026-07-28", [VERSION], ["--store", "redis"]);
+  pinClientSide();
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-bench-scale-"));
   // figures[workload][setup] = { c1, c16 }
   const figures = Object.fromEntries(
@@ -243,7 +285,10 @@ export async function benchScale() {
       }),
     );
   };
-  const where = `best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${availableParallelism()} cores shared by the client, the servers, haproxy and redis-server over loopback`;
+  const cores = PIN
+    ? `the servers on core ${SERVER_CORE}, the client, haproxy and redis-server on the other${availableParallelism() > 2 ? "s" : ""} (BENCH_SCALE_PIN=0: unpinned)`
+    : `${availableParallelism()} cores shared by the client, the servers, haproxy and redis-server`;
+  const where = `best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${cores}; over loopback`;
   console.log(`\nScale-out: legacy sessions (${VERSION}) calling echo; ${where}`);
   console.table(table("legacy"));
   console.log(`\nSpreading alone: modern requests (${MODERN}, stateless) calling echo; ${where}`);
