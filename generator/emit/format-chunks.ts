@@ -1,3 +1,5 @@
+import { endOfComment, endOfString } from "../lexical.js";
+
 /**
  * A generated module cut into runs of whole top-level statements, each to be formatted on its own:
  * prettier holds a module's syntax tree and its document at once, about 250 bytes of heap for each
@@ -28,17 +30,12 @@ export function topLevelChunks(text: string, size: number): string[] {
       continue;
     }
     if (c === " " || c === "\t" || c === "\r") continue;
-    if (c === "/" && text[i + 1] === "/") {
-      const end = text.indexOf("\n", i);
-      i = (end < 0 ? text.length : end) - 1;
+    const comment = endOfComment(text, i);
+    if (comment > i) {
+      i = comment - 1;
       continue;
     }
-    if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-      continue;
-    }
-    if (c === '"' || c === "'" || c === "`") i = skipQuoted(text, i, c);
+    if (c === '"' || c === "'" || c === "`") i = endOfString(text, i) - 1;
     else if (c === "/" && (last === "" || "(,=:[!&|?{};+-*%<>~^".includes(last)))
       i = skipRegExp(text, i);
     else if (c === "{" || c === "(" || c === "[") depth++;
@@ -48,15 +45,6 @@ export function topLevelChunks(text: string, size: number): string[] {
   if (chunks.length === 0) return [text];
   chunks.push(text.slice(start));
   return chunks;
-}
-
-/** The index of the quote closing the string or template opened at `start` (escapes skipped). */
-function skipQuoted(text: string, start: number, quote: string): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === quote) return i;
-  }
-  return text.length;
 }
 
 /** The index of the `/` closing the regular expression opened at `start` (classes and escapes skipped). */

@@ -1,4 +1,5 @@
 import { GeneratorError } from "../errors.js";
+import { endOfComment, endOfString } from "../lexical.js";
 
 /**
  * What a schema may cost to generate, checked before the work that would exceed it: the
@@ -43,16 +44,10 @@ export function checkNesting(text: string, file: string): void {
       continue;
     }
     if (c === " " || c === "\t" || c === "\r") continue;
-    if (c === "/" && text[i + 1] === "/") {
-      const end = text.indexOf("\n", i);
-      i = (end < 0 ? text.length : end) - 1;
-      continue;
-    }
-    if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end < 0 ? text.length : end + 2;
-      line += countLines(text, i, stop);
-      i = stop - 1;
+    const comment = endOfComment(text, i);
+    if (comment > i) {
+      line += countLines(text, i, comment);
+      i = comment - 1;
       continue;
     }
     if (c === '"' || c === "'" || c === "`") {
@@ -94,17 +89,6 @@ export function checkUnionMembers(count: number, file: string, line: number): vo
       file,
       line,
     );
-}
-
-/** The index just after the string literal starting at `start` (its quote), or the text's end. */
-function endOfString(text: string, start: number): number {
-  const quote = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === quote) return i + 1;
-    else if (text[i] === "\n" && quote !== "`") return i; // unterminated: the parser reports it
-  }
-  return text.length;
 }
 
 function nextVisible(text: string, from: number): string | undefined {

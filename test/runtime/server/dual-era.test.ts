@@ -151,20 +151,25 @@ describe("over stdio", () => {
     ]);
   });
 
+  /** A legacy session opened with `capabilities`, then a call of `tool`: the stdio peer and its reply. */
+  async function callOnSession(
+    version: string,
+    capabilities: Record<string, unknown>,
+    tool: string,
+  ) {
+    const c = stdio(makeServer());
+    closers.push(c.close);
+    c.send(initialize(1, version, capabilities));
+    await c.reply(1);
+    c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: tool, arguments: {} } });
+    return { c, reply: c.reply(2) };
+  }
+
   it.each(unaskable)(
     "$version, client capabilities $capabilities: never asked; the handler falls back on the missing-capability error in ctx.inputError",
     async ({ version, capabilities }) => {
-      const c = stdio(makeServer());
-      closers.push(c.close);
-      c.send(initialize(1, version, capabilities));
-      await c.reply(1);
-      c.send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "ask", arguments: {} },
-      });
-      expect((await c.reply(2)).result).toEqual({
+      const { c, reply } = await callOnSession(version, capabilities, "ask");
+      expect((await reply).result).toEqual({
         isError: true,
         content: [{ type: "text", text: "no answer: Missing required client capability" }],
       });
@@ -176,17 +181,8 @@ describe("over stdio", () => {
   it.each(unaskable)(
     "$version, client capabilities $capabilities: a handler asking again gets -32021 naming elicitation, never -32603",
     async ({ version, capabilities }) => {
-      const c = stdio(makeServer());
-      closers.push(c.close);
-      c.send(initialize(1, version, capabilities));
-      await c.reply(1);
-      c.send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "insist", arguments: {} },
-      });
-      expect((await c.reply(2)).error).toEqual({
+      const { c, reply } = await callOnSession(version, capabilities, "insist");
+      expect((await reply).error).toEqual({
         code: -32021,
         message: "Missing required client capability",
         data: { requiredCapabilities: { elicitation: {} } },
