@@ -36,6 +36,7 @@ export class RedisStore implements Store {
   private readonly commands: Redis;
   private subscriber: Redis | null = null;
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
+  private readonly troubleListeners = new Set<() => void>();
   private readonly prefix: string;
   private readonly options: RedisOptions;
   private readonly url: string;
@@ -67,6 +68,7 @@ export class RedisStore implements Store {
     let lost = false;
     const down = (reason: string): void => {
       onState(true);
+      this.trouble();
       if (lost || this.closing) return;
       lost = true;
       this.log(
@@ -79,6 +81,7 @@ export class RedisStore implements Store {
     redis.on("close", () => down("connection closed"));
     redis.on("ready", () => {
       onState(false);
+      this.trouble();
       if (!lost) return;
       lost = false;
       this.log(`mcp-gen redis store: the ${name} connection is back`);
@@ -92,11 +95,15 @@ export class RedisStore implements Store {
    * error replies (a wrong type: a bug) stay what they are.
    */
   private async run<T>(call: (redis: Redis) => Promise<T>): Promise<T> {
-    if (this.away) throw new StoreUnavailableError("the Redis store is unreachable");
+    if (this.away) {
+      this.trouble();
+      throw new StoreUnavailableError("the Redis store is unreachable");
+    }
     try {
       return await call(this.commands);
     } catch (error) {
       if (error instanceof Error && error.name === "ReplyError") throw error;
+      this.trouble();
       throw new StoreUnavailableError(
         `the Redis store did not answer: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
@@ -217,6 +224,15 @@ export class RedisStore implements Store {
       this.listeners.delete(name);
       void this.subscriber?.unsubscribe(name).catch(() => undefined);
     };
+  }
+
+  onTrouble(listener: () => void): () => void {
+    this.troubleListeners.add(listener);
+    return () => this.troubleListeners.delete(listener);
+  }
+
+  private trouble(): void {
+    for (const listener of this.troubleListeners) listener();
   }
 
   /** The subscriber connection, made on first use. */

@@ -72,6 +72,13 @@ export interface Store {
   publish(channel: string, message: string): Promise<void>;
   /** Listens on `channel` until the returned function is called; resolves once listening. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => void>;
+  /**
+   * Tells `listener` whenever the store may have failed or missed something: a call it could not
+   * make, a connection lost or back (a bus message may have gone by unheard). What a process holds
+   * on the bus's word is read again after it. Until the returned function is called; a store that
+   * cannot fail (one process's memory) need not have it.
+   */
+  onTrouble?(listener: () => void): () => void;
   /** Ends the store's connections. */
   close(): Promise<void>;
 }

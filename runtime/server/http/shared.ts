@@ -36,11 +36,14 @@ interface Copy {
   /** `saved`, parsed: what a trusted copy is restored from without reading the store. */
   owner: string | undefined;
   state: unknown;
-  /**
-   * When the store last confirmed the copy (read or written; `-Infinity`: never, or another process
-   * changed the session since): a copy confirmed less than `trustMs` ago is served without a read.
-   */
+  /** When the store last confirmed the copy (read or written). */
   confirmed: number;
+  /**
+   * The process's trust epoch when that read or write began (`null`: not to be trusted; another
+   * process changed the session since): a copy of the current epoch, confirmed less than
+   * `trustMs` ago, is served without a read.
+   */
+  epoch: number | null;
 }
 
 /** The GET stream a process holds for a session, and the last event written to it. */
@@ -67,8 +70,13 @@ export class SharedSessions {
   private unlisten: (() => void) | null = null;
   /** Tells this process's changes apart from the others' on the sessions channel. */
   private readonly origin = randomUUID();
-  /** Whether this process hears the sessions channel: only then is a copy served without a read. */
-  private hearing = false;
+  /**
+   * `null` until this process hears the sessions channel (only then is a copy served without a
+   * read); then a count of the store's troubles (a failed call, a connection lost or back: a
+   * change may have gone by unheard), which distrusts every copy confirmed before.
+   */
+  private epoch: number | null = null;
+  private readonly unwatch: (() => void) | undefined;
   private unhear: (() => void) | null = null;
   private closed = false;
   /** How long a copy confirmed by the store is served without reading it again. */
@@ -85,13 +93,16 @@ export class SharedSessions {
     // least every `trustMs` (which renews its time to live, and bounds what a lost bus message
     // could cost), and at once after another process wrote or ended it.
     this.trustMs = Math.min(TRUST_MS, options.idleMs / 4);
+    this.unwatch = store.onTrouble?.(() => {
+      if (this.epoch !== null) this.epoch++;
+    });
     store
       .subscribe(STORE_KEYS.sessionsChannel, (text) => this.changed(text))
       .then(
         (stop) => {
           if (this.closed) return stop();
           this.unhear = stop;
-          this.hearing = true;
+          this.epoch = 0;
         },
         (error: unknown) =>
           options.log(
@@ -106,12 +117,18 @@ export class SharedSessions {
     owner: string | undefined,
   ): Promise<Record<string, unknown> | undefined> {
     const known = this.copies.get(id);
-    if (known !== undefined && this.hearing && Date.now() - known.confirmed < this.trustMs) {
+    if (
+      known !== undefined &&
+      known.epoch !== null &&
+      known.epoch === this.epoch &&
+      Date.now() - known.confirmed < this.trustMs
+    ) {
       if (known.owner !== owner) return undefined;
       return this.use(id, known);
     }
-    // Trusted later only if the bus was heard before the read began (no change can slip between).
-    const hearing = this.hearing;
+    // Trusted later only if the bus was heard, with no trouble, from before the read began (no
+    // change can slip between).
+    const epoch = this.epoch;
     const text = await this.store.get(STORE_KEYS.session(id), this.options.idleMs);
     if (text === undefined) {
       // Ended or expired: its stream here ends too.
@@ -126,12 +143,14 @@ export class SharedSessions {
       saved: "",
       owner: undefined,
       state: undefined,
-      confirmed: -Infinity,
+      confirmed: 0,
+      epoch: null,
     };
     copy.saved = text;
     copy.owner = saved.owner ?? undefined;
     copy.state = saved.state;
-    copy.confirmed = hearing ? Date.now() : -Infinity;
+    copy.confirmed = Date.now();
+    copy.epoch = epoch;
     return this.use(id, copy);
   }
 
@@ -155,7 +174,7 @@ export class SharedSessions {
     }
     if (change.from === this.origin || typeof change.session !== "string") return;
     const copy = this.copies.get(change.session);
-    if (copy) copy.confirmed = -Infinity;
+    if (copy) copy.epoch = null;
   }
 
   /** Tells the other processes that session `id` changed, in order after the write (one connection). */
@@ -181,7 +200,8 @@ export class SharedSessions {
       saved: "",
       owner,
       state: undefined,
-      confirmed: -Infinity,
+      confirmed: 0,
+      epoch: null,
     };
     this.copies.set(id, copy);
     try {
@@ -302,8 +322,9 @@ export class SharedSessions {
   /** Stops listening and ends the streams this process holds. */
   close(): void {
     this.closed = true;
-    this.hearing = false;
+    this.epoch = null;
     this.unhear?.();
+    this.unwatch?.();
     this.unlisten?.();
     for (const held of this.streams.values()) held.res.end();
     this.streams.clear();
@@ -354,7 +375,7 @@ export class SharedSessions {
     };
     const text = JSON.stringify(saved);
     if (text === copy.saved) return;
-    const hearing = this.hearing;
+    const epoch = this.epoch;
     // The write and its announcement go out together (in order on the store's connection): one
     // round trip, not two.
     await Promise.all([
@@ -364,7 +385,8 @@ export class SharedSessions {
     copy.saved = text;
     copy.owner = owner;
     copy.state = saved.state;
-    copy.confirmed = hearing ? Date.now() : -Infinity;
+    copy.confirmed = Date.now();
+    copy.epoch = epoch;
   }
 
   /** A fresh record's transport keys: its id, and its way to the client. */

@@ -37,8 +37,7 @@ interface Limits {
 }
 
 /** Two servers (A, B) on one store, listening; `name` tells their answers apart. */
-async function pair(limits: Limits = {}) {
-  const store = new MemoryStore();
+async function pair(limits: Limits = {}, store = new MemoryStore()) {
   const make = async (name: string) => {
     const handlers: Handlers = {
       "tools/list": () => ({ tools: [{ name: "ask", inputSchema: { type: "object" } }] }),
@@ -208,6 +207,36 @@ describe("two servers sharing a MemoryStore", () => {
     expect((await whoami(a, 9)).status).toBe(200);
     expect((await whoami(a, 10)).status).toBe(200);
     expect(reads).toHaveLength(2);
+  });
+
+  it("after the store's trouble (a failed call, a connection lost or back) a server reads its copy again, once", async () => {
+    // A store that can fail tells of it: a change announced meanwhile may have gone by unheard.
+    const troubleListeners = new Set<() => void>();
+    const store = Object.assign(new MemoryStore(), {
+      onTrouble(listener: () => void) {
+        troubleListeners.add(listener);
+        return () => troubleListeners.delete(listener);
+      },
+    });
+    const { a } = await pair({}, store);
+    const session = await open(a);
+    const reads: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (key: string, ttlMs?: number) => {
+      if (key.startsWith("session:")) reads.push(key);
+      return get(key, ttlMs);
+    };
+    const whoami = (id: number) =>
+      a.post(
+        { jsonrpc: "2.0", id, method: "tools/call", params: { name: "whoami", arguments: {} } },
+        onSession(session),
+      );
+    expect((await whoami(2)).status).toBe(200);
+    expect(reads).toEqual([]);
+    for (const listener of troubleListeners) listener();
+    expect((await whoami(3)).status).toBe(200);
+    expect((await whoami(4)).status).toBe(200);
+    expect(reads).toHaveLength(1);
   });
 
   it("a list change published on A reaches the session's GET stream on B; a client resuming on A gets what it missed", async () => {
