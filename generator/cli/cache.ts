@@ -24,18 +24,32 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
     io.stdout("(empty)\n");
     return;
   }
-  const rows = entries.map((e) => [
-    e.part === "spec" ? "download" : "compiled",
-    e.name,
-    e.commit ? e.commit.slice(0, 12) : "-",
-    size(e.bytes),
-    e.lastUsed.toISOString().slice(0, 10),
-  ]);
+  // Formatted bodies are many small files: one row for all of them.
+  const formatted = entries.filter((e) => e.part === "format");
+  const rows = entries
+    .filter((e) => e.part !== "format")
+    .map((e) => [
+      e.part === "spec" ? "download" : "compiled",
+      e.name,
+      e.commit ? e.commit.slice(0, 12) : "-",
+      size(e.bytes),
+      day(e.lastUsed),
+    ]);
+  if (formatted.length > 0)
+    rows.push([
+      "formatted",
+      `${formatted.length} module${formatted.length === 1 ? "" : "s"}`,
+      "-",
+      size(total(formatted)),
+      day(new Date(Math.max(...formatted.map((e) => e.lastUsed.getTime())))),
+    ]);
   io.stdout(formatTable([["KIND", "NAME", "COMMIT", "SIZE", "LAST USED"], ...rows]));
   io.stdout(
     `total ${size(total(entries))}; entries unused for ${STALE_AFTER_DAYS} days are pruned after each generation\n`,
   );
 }
+
+const day = (date: Date): string => date.toISOString().slice(0, 10);
 
 const total = (entries: readonly CacheEntry[]): number =>
   entries.reduce((sum, e) => sum + e.bytes, 0);

@@ -9,7 +9,8 @@ import { resolveSchema, type ResolvedSchema, type SchemaOrigin } from "../spec/r
 import { pinnedCommitOf, readRevisions } from "../spec/revisions.js";
 import { releasesOf } from "../registry/index.js";
 import { GeneratorError, inSchemaFile } from "../errors.js";
-import { compileCacheDir } from "../spec/cache-dir.js";
+import { compileCacheDir, formatCacheDir } from "../spec/cache-dir.js";
+import { formatCache, type FormatCache } from "./format-cache.js";
 import { pruneCache } from "../spec/cache-entries.js";
 import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
@@ -95,6 +96,7 @@ async function prepareJobs(
   if (request.tools && !existsSync(request.tools.file))
     throw new GeneratorError("no such file", shownPath(io.cwd, request.tools.file));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
+  const kept = formatCache(formatCacheDir(cacheRootFor(io)));
 
   const jobs: Job[] = [];
   if (located.length > 0) {
@@ -117,7 +119,7 @@ async function prepareJobs(
         listedByName.get(revision) ?? (await resolveForCli(revision, request, io)),
       load,
     );
-    const run = await revisionRunner(request, io, revisions.length);
+    const run = await revisionRunner(request, io, revisions.length, kept);
     for (const schema of located) {
       let preloaded = first.get(schema.revision);
       jobs.push({
@@ -141,7 +143,12 @@ async function prepareJobs(
  * legacy revisions the server and client also speak them: each must be an initialize-era revision
  * the generated one can bridge to (generator/derive/eras.ts).
  */
-async function revisionRunner(request: GenerateRequest, io: CliIO, count: number) {
+async function revisionRunner(
+  request: GenerateRequest,
+  io: CliIO,
+  count: number,
+  kept: FormatCache,
+) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
   const [{ renderRevision, writeRevision }, { bridgeProblem }] = await Promise.all([
@@ -178,19 +185,22 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
       auth: request.auth,
       store: request.store,
       telemetry: request.telemetry,
+      kept,
     };
     const result = { name: schema.revision, outDir, origin: schema.origin };
     if (check) {
-      const files = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-        renderRevision(model, version, options),
+      const files = await keptIfDone(kept, () =>
+        inSchemaFile(schema.schemaFile, model.source.file, () =>
+          renderRevision(model, version, options, kept),
+        ),
       );
       return {
         ...result,
         ...compared(outDir, files, io, { regenerate: options.regenerate, table: GENERATE_OPTIONS }),
       };
     }
-    const written = await inSchemaFile(schema.schemaFile, model.source.file, () =>
-      writeRevision(model, options),
+    const written = await keptIfDone(kept, () =>
+      inSchemaFile(schema.schemaFile, model.source.file, () => writeRevision(model, options)),
     );
     const ms = Math.round(performance.now() - started);
     io.stderr(
@@ -198,6 +208,18 @@ async function revisionRunner(request: GenerateRequest, io: CliIO, count: number
     );
     return { ...result, files: written.files, changes: written.plan.changes, checks: [] };
   };
+}
+
+/** Runs `work`, then keeps what it formatted; a run that fails keeps nothing, as it writes nothing. */
+async function keptIfDone<T>(kept: FormatCache, work: () => Promise<T>): Promise<T> {
+  try {
+    const done = await work();
+    kept.save();
+    return done;
+  } catch (error) {
+    kept.drop();
+    throw error;
+  }
 }
 
 /**

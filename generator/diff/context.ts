@@ -1,7 +1,7 @@
 import type { Definition, ProtocolModel, TypeNode } from "../ir/model.js";
 import { PARTIES, Reach, type Party } from "../registry/reach.js";
 import type { Change, RuleId, Severity } from "./rules.js";
-import { shapeText, typeText, unionChange, type RefText } from "./types.js";
+import { shapeText, typeText, unionChange, type KeptShapes, type RefText } from "./types.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
 
 /**
@@ -25,6 +25,11 @@ export class DiffContext {
   readonly lookup = {
     from: (name: string) => this.defs.from.get(name)?.type,
     to: (name: string) => this.defs.to.get(name)?.type,
+  };
+  /** Each definition's shape (shapeText), per side, worked out once. */
+  private readonly shapes: { from: KeptShapes; to: KeptShapes } = {
+    from: new Map(),
+    to: new Map(),
   };
 
   constructor(
@@ -83,9 +88,9 @@ export class DiffContext {
     // against the current one) has dozens of removed and added definitions to pair.
     const added = this.to.definitions
       .filter((d) => !this.defs.from.has(d.name))
-      .map((d) => ({ name: d.name, shape: shapeText(d.type, this.lookup.to) }));
+      .map((d) => ({ name: d.name, shape: shapeText(d.type, this.lookup.to, this.shapes.to) }));
     for (const old of removed) {
-      const shape = shapeText(old.type, this.lookup.from);
+      const shape = shapeText(old.type, this.lookup.from, this.shapes.from);
       const same = added.filter((d) => d.shape === shape);
       if (same.length === 1 && ![...renames.values()].includes(same[0]!.name))
         renames.set(old.name, same[0]!.name);
@@ -97,7 +102,8 @@ export class DiffContext {
   equivalent(before: TypeNode, after: TypeNode): boolean {
     return (
       typeText(before, this.renamed) === typeText(after) ||
-      shapeText(before, this.lookup.from) === shapeText(after, this.lookup.to)
+      shapeText(before, this.lookup.from, this.shapes.from) ===
+        shapeText(after, this.lookup.to, this.shapes.to)
     );
   }
 

@@ -76,20 +76,52 @@ export type RefText = (name: string) => string;
  * Canonical text with every ref replaced by the shape it names, so that two types written with
  * different names (an extracted `MetaObject`, a renamed reference) compare equal exactly when their
  * values are the same. A ref met again inside itself stays a name (recursive types).
+ *
+ * `shapes` keeps each name's shape for later calls on the same model, with the names it expanded.
+ * A shape is kept only when every ref it left as a name pointed back into itself, and it is reused
+ * only where none of the names it expanded is being expanded: there it reads exactly as it would
+ * worked out again. Without it, every call expands every definition it reaches again.
  */
-export function shapeText(type: TypeNode, lookup: (name: string) => TypeNode | undefined): string {
-  const expanding = new Set<string>();
+export function shapeText(
+  type: TypeNode,
+  lookup: (name: string) => TypeNode | undefined,
+  shapes?: KeptShapes,
+): string {
+  const expanding: string[] = [];
+  const expanded: Array<Set<string>> = []; // per open expansion: the names expanded inside it
+  let outermostCut = Infinity; // the shallowest open expansion a ref was left as a name for
   const resolve: RefText = (name) => {
+    const known = shapes?.get(name);
+    if (known && !expanding.some((open) => known.names.has(open))) {
+      for (const inner of known.names) expanded.at(-1)?.add(inner);
+      return known.text;
+    }
     const target = lookup(name);
-    if (!target || expanding.has(name)) return name;
+    if (!target) return name;
+    const open = expanding.indexOf(name);
+    if (open >= 0) {
+      outermostCut = Math.min(outermostCut, open);
+      return name;
+    }
     if (isAnyJson(name, lookup)) return "unknown";
-    expanding.add(name);
+    const depth = expanding.push(name) - 1;
+    const names = new Set([name]);
+    expanded.push(names);
+    const outer = outermostCut;
+    outermostCut = Infinity;
     const text = typeText(target, resolve, true);
-    expanding.delete(name);
+    expanding.pop();
+    expanded.pop();
+    if (outermostCut >= depth) shapes?.set(name, { text, names });
+    outermostCut = Math.min(outer, outermostCut);
+    for (const inner of names) expanded.at(-1)?.add(inner);
     return text;
   };
   return typeText(type, resolve, true);
 }
+
+/** Shapes worked out by shapeText, by definition name, with the names each expanded. */
+export type KeptShapes = Map<string, { text: string; names: ReadonlySet<string> }>;
 
 /**
  * Whether a definition is "any JSON value" spelled out (`JSONValue`): a union of string, number,

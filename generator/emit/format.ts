@@ -35,7 +35,11 @@ let options: Options | undefined;
  *
  * Formatting runs on the calling thread. A worker thread that loaded and warmed prettier while
  * TypeScript loaded was measured slower on the 2-core machine we target (median 2.19 s against
- * 1.84 s per revision): the two threads contend, and the warm-up is spent CPU.
+ * 1.84 s per revision): the two threads contend, and the warm-up is spent CPU. Sharing the default
+ * command's 760 KB between this thread and a worker, a run of statements at a time, was slower
+ * too (2.2–2.5 s against 1.8 s): prettier allocates so much that two threads each ran at about half
+ * speed, the garbage collector's helper threads already using the second core. What saves the time
+ * is not formatting again what an earlier run formatted (format-kept.ts).
  *
  * A module over `chunkBytes` is formatted a run of top-level statements at a time (see
  * format-chunks.ts), which prints the same and holds one run's syntax tree at a time instead of

@@ -12,7 +12,7 @@ import {
 } from "./file.js";
 import { readmeFile } from "./readme.js";
 import { runtimeClosure } from "./runtime-closure.js";
-import { format } from "./format.js";
+import { formatKept, type FormattedBodies } from "./format-kept.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { protocolTarget } from "./protocol/target.js";
@@ -59,6 +59,8 @@ export interface EmitOptions extends EmitFacts {
   generatorVersion: string;
   /** Overwrite generated files edited by hand. */
   force?: boolean;
+  /** Formatted bodies kept from earlier runs (format-kept.ts): the same output, sooner. */
+  kept?: FormattedBodies | undefined;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function writeRevision(
   model: ProtocolModel,
   options: EmitOptions,
 ): Promise<{ files: string[]; plan: OutputPlan }> {
-  const files = await renderRevision(model, options.generatorVersion, options);
+  const files = await renderRevision(model, options.generatorVersion, options, options.kept);
   const plan = writeOutput(options.outDir, files, manifestFacts(model, options), {
     force: options.force === true,
   });
@@ -87,7 +89,10 @@ export async function checkRevision(
   model: ProtocolModel,
   options: EmitOptions,
 ): Promise<OutputPlan> {
-  return planOutput(options.outDir, await renderRevision(model, options.generatorVersion, options));
+  return planOutput(
+    options.outDir,
+    await renderRevision(model, options.generatorVersion, options, options.kept),
+  );
 }
 
 function manifestFacts(model: ProtocolModel, options: EmitOptions) {
@@ -111,6 +116,7 @@ export async function renderRevision(
   model: ProtocolModel,
   generatorVersion: string,
   facts: EmitFacts,
+  kept?: FormattedBodies,
 ): Promise<GeneratedFile[]> {
   const provenance = { regenerate: facts.regenerate, sourceCommit: facts.sourceCommit };
   const ctx: EmitContext = {
@@ -132,9 +138,11 @@ export async function renderRevision(
       const done = (text: string): GeneratedFile =>
         description === undefined ? { path, content: text } : { path, content: text, description };
       if (!path.endsWith(".ts")) return done(content);
-      const headed = `${header(ctx)}\n\n${content}`;
-      // The runtime is copied as written; its sources are kept prettier-formatted (test/generator/emit/output).
-      return done(path.startsWith(RUNTIME_DIR) ? headed : await format(headed));
+      // The header is line comments, which prettier leaves as they are: only the body is formatted,
+      // so a body kept from a run with other options (another header) is found again. The runtime
+      // is copied as written; its sources are kept prettier-formatted (test/generator/emit/output).
+      const body = path.startsWith(RUNTIME_DIR) ? content : await formatKept(content, kept);
+      return done(`${header(ctx)}\n\n${body}`);
     }),
   );
   formatted.push(readmeFile(ctx, formatted));

@@ -13,7 +13,16 @@ import type { Features } from "../../runtime/server/definitions.js";
  */
 export type FeatureFacts = Features;
 
+/** Worked out once per model, as `wireFacts` is. */
 export function featureFacts(model: ProtocolModel): FeatureFacts {
+  let facts = known.get(model);
+  if (!facts) known.set(model, (facts = readFeatureFacts(model)));
+  return facts;
+}
+
+const known = new WeakMap<ProtocolModel, FeatureFacts>();
+
+function readFeatureFacts(model: ProtocolModel): FeatureFacts {
   const index = new ModelIndex(model);
   const wire = wireFacts(model);
   const conventions = FEATURE_CONVENTIONS;

@@ -112,7 +112,19 @@ export interface WireRequest {
   builtIn: boolean;
 }
 
+/**
+ * Worked out once per model: a run reads them for every target and every era (the default command
+ * 38 times for its five models), and a loaded model is never changed.
+ */
 export function wireFacts(model: ProtocolModel): WireFacts {
+  let facts = known.get(model);
+  if (!facts) known.set(model, (facts = readWireFacts(model)));
+  return facts;
+}
+
+const known = new WeakMap<ProtocolModel, WireFacts>();
+
+function readWireFacts(model: ProtocolModel): WireFacts {
   const index = new ModelIndex(model);
   const serverCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.server });
   const clientCapabilities = index.objectOf({ kind: "ref", name: CAPABILITY_TYPES.client });

@@ -24,6 +24,10 @@ export function userCacheDir(
   return join(xdg, "mcp-gen");
 }
 
-/** The cache's two parts, apart so that clearing one leaves the other: downloaded spec revisions, V8's compiled code. */
+/**
+ * The cache's parts, apart so that clearing one leaves the others: downloaded spec revisions, V8's
+ * compiled code, formatted module bodies.
+ */
 export const specCacheDir = (cacheRoot: string): string => join(cacheRoot, "spec");
 export const compileCacheDir = (cacheRoot: string): string => join(cacheRoot, "v8");
+export const formatCacheDir = (cacheRoot: string): string => join(cacheRoot, "format");

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { compileCacheDir, specCacheDir } from "./cache-dir.js";
+import { compileCacheDir, formatCacheDir, specCacheDir } from "./cache-dir.js";
 import { REVISION_NAME } from "./revisions.js";
 
 /**
@@ -11,6 +11,11 @@ import { REVISION_NAME } from "./revisions.js";
  */
 export const PIN_STAMP = ".mcp-gen-pin.json";
 export const STALE_AFTER_DAYS = 30;
+/**
+ * Formatted bodies are small and many (a revision with its legacy ones keeps about 0.8 MB): beyond
+ * this many bytes the least recently used go, whatever their age.
+ */
+export const FORMAT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface PinStamp {
   commit: string;
@@ -18,8 +23,8 @@ export interface PinStamp {
 }
 
 export interface CacheEntry {
-  part: "spec" | "v8";
-  /** Revision name, or the compiled-code file's name. */
+  part: "spec" | "v8" | "format";
+  /** Revision name, or the compiled-code or formatted body's file name. */
   name: string;
   path: string;
   bytes: number;
@@ -66,30 +71,48 @@ export function cacheEntries(cacheRoot: string): CacheEntry[] {
       commit: stamp?.commit ?? null,
     });
   }
-  const v8 = compileCacheDir(cacheRoot);
-  for (const name of list(v8)) {
-    const path = join(v8, name);
-    entries.push({ part: "v8", name, path, bytes: sizeOf(path), lastUsed: lastUsed(path, path) });
-  }
+  for (const [part, dir] of [
+    ["v8", compileCacheDir(cacheRoot)],
+    ["format", formatCacheDir(cacheRoot)],
+  ] as const)
+    for (const name of list(dir)) {
+      const path = join(dir, name);
+      entries.push({ part, name, path, bytes: sizeOf(path), lastUsed: lastUsed(path, path) });
+    }
   return entries;
 }
 
-/** Removes entries unused for `maxAgeDays`; returns what it removed. Never throws. */
+/**
+ * Removes entries unused for `maxAgeDays`, then the least recently used formatted bodies beyond
+ * `maxFormatBytes`; returns what it removed. Never throws.
+ */
 export function pruneCache(
   cacheRoot: string,
   now: number = Date.now(),
   maxAgeDays: number = STALE_AFTER_DAYS,
+  maxFormatBytes: number = FORMAT_CACHE_MAX_BYTES,
 ): CacheEntry[] {
   const limit = now - maxAgeDays * 86_400_000;
-  const stale = cacheEntries(cacheRoot).filter((e) => e.lastUsed.getTime() < limit);
+  const entries = cacheEntries(cacheRoot);
+  const stale = entries.filter((e) => e.lastUsed.getTime() < limit);
+  const formatted = entries
+    .filter((e) => e.part === "format" && e.lastUsed.getTime() >= limit)
+    .sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
+  let kept = 0;
+  for (const entry of formatted) {
+    kept += entry.bytes;
+    if (kept > maxFormatBytes) stale.push(entry);
+  }
   for (const entry of stale) rmSync(entry.path, { recursive: true, force: true });
   return stale;
 }
 
 /** Empties the cache (or one part of it). */
 export function clearCache(cacheRoot: string, part?: CacheEntry["part"]): void {
-  if (part !== "v8") rmSync(specCacheDir(cacheRoot), { recursive: true, force: true });
-  if (part !== "spec") rmSync(compileCacheDir(cacheRoot), { recursive: true, force: true });
+  const dirs = { spec: specCacheDir, v8: compileCacheDir, format: formatCacheDir };
+  for (const [name, dir] of Object.entries(dirs))
+    if (part === undefined || part === name)
+      rmSync(dir(cacheRoot), { recursive: true, force: true });
 }
 
 function list(dir: string): string[] {

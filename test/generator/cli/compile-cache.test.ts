@@ -1,22 +1,11 @@
-import { spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateWithCache } from "../../helpers/cache-runs.js";
 
 // The compile cache (generator/cli/compile-cache.ts) only changes how fast the generator starts: a
 // run with a cold, warm, corrupt or unwritable cache must write the same files and succeed.
-const repoRoot = resolve(import.meta.dirname, "../../..");
-const bin = join(repoRoot, "dist", "generator", "cli", "main.js");
-const specDir = resolve(repoRoot, process.env.MCP_SPEC_DIR ?? "../shared/mcp-spec/schema");
 const REVISION = "2025-03-26";
 
 let work: string;
@@ -25,35 +14,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-let runs = 0;
-/** One CLI process with the given cache folder; returns its output files and exit status. */
-function generate(cacheDir: string): {
-  status: number | null;
-  stderr: string;
-  files: Map<string, string>;
-} {
-  // Each run in a folder of its own, writing to the same relative --out: the outputs must be byte-identical.
-  const cwd = join(work, `run-${++runs}`);
-  mkdirSync(cwd);
-  const out = join(cwd, "out");
-  const r = spawnSync(
-    process.execPath,
-    [bin, "--revision", REVISION, "--spec-dir", specDir, "--out", "out"],
-    {
-      cwd,
-      encoding: "utf8",
-      env: { ...process.env, MCP_GEN_CACHE_DIR: cacheDir },
-    },
-  );
-  const files = new Map<string, string>();
-  if (r.status === 0) {
-    for (const name of readdirSync(out, { recursive: true, encoding: "utf8" }).sort()) {
-      const path = join(out, name);
-      if (statSync(path).isFile()) files.set(name, readFileSync(path, "utf8"));
-    }
-  }
-  return { status: r.status, stderr: r.stderr, files };
-}
+const generate = (cacheDir: string) => generateWithCache(work, cacheDir, REVISION);
 
 const cacheFiles = (dir: string) =>
   readdirSync(join(dir, "v8"), { recursive: true, encoding: "utf8" }).filter((f) =>

@@ -40,11 +40,17 @@ vi.mock("../../../generator/load/index.js", () => ({
 vi.mock("../../../generator/emit/index.js", () => ({
   writeRevision: async (
     model: unknown,
-    { releases, ...options }: { outDir: string; generatorVersion: string; releases: object },
+    {
+      releases,
+      kept,
+      ...options
+    }: { outDir: string; generatorVersion: string; releases: object; kept?: object },
   ) => {
     // Every revision of the manifest comes with its release date (the registry's removal dates need them).
     if (!("2025-06-18" in releases))
       throw new Error("writeRevision called without the release dates");
+    // ...and the formatted bodies kept from earlier runs (generator/cli/format-cache.ts).
+    if (kept === undefined) throw new Error("writeRevision called without the kept bodies");
     calls.emit.push({ model, ...options });
     const files = ["index.ts", "types.ts", "validators.ts"];
     // A first run: every file is new.

@@ -46,9 +46,11 @@ describe("cache upkeep", () => {
     mkdirSync(join(root, "v8"));
     writeFileSync(join(root, "v8", "old.bin"), "x");
     writeFileSync(join(root, "v8", "new.bin"), "xy");
+    mkdirSync(join(root, "format"));
+    for (const key of ["f1", "f2", "f3"]) writeFileSync(join(root, "format", key), "x".repeat(10));
   }
 
-  it("lists downloads and compiled code apart, with the commit each revision came from", () => {
+  it("lists downloads, compiled code and formatted bodies apart, with the commit each revision came from", () => {
     fill();
     const entries = cacheEntries(root).map((e) => [e.part, e.name, e.commit ?? null, e.bytes > 0]);
     expect(entries).toEqual([
@@ -56,6 +58,26 @@ describe("cache upkeep", () => {
       ["spec", "draft", "a".repeat(40), true],
       ["v8", "new.bin", null, true],
       ["v8", "old.bin", null, true],
+      ["format", "f1", null, true],
+      ["format", "f2", null, true],
+      ["format", "f3", null, true],
+    ]);
+  });
+
+  it("keeps formatted bodies under their size limit, the least recently used going first", () => {
+    fill();
+    const now = Date.now();
+    utimesSync(join(root, "format", "f2"), new Date(now - 3000), new Date(now - 3000));
+    utimesSync(join(root, "format", "f1"), new Date(now - 2000), new Date(now - 2000));
+    utimesSync(join(root, "format", "f3"), new Date(now - 1000), new Date(now - 1000));
+    expect(pruneCache(root, now, 30, 25).map((e) => e.name)).toEqual(["f2"]);
+    expect(pruneCache(root, now, 30, 9).map((e) => e.name)).toEqual(["f3", "f1"]);
+    expect(cacheEntries(root).filter((e) => e.part === "format")).toEqual([]);
+    expect(cacheEntries(root).map((e) => e.name)).toEqual([
+      "2025-06-18",
+      "draft",
+      "new.bin",
+      "old.bin",
     ]);
   });
 
@@ -70,13 +92,22 @@ describe("cache upkeep", () => {
         .map((e) => e.name)
         .sort(),
     ).toEqual(["draft", "old.bin"]);
-    expect(cacheEntries(root).map((e) => e.name)).toEqual(["2025-06-18", "new.bin"]);
+    expect(cacheEntries(root).map((e) => e.name)).toEqual([
+      "2025-06-18",
+      "new.bin",
+      "f1",
+      "f2",
+      "f3",
+    ]);
   });
 
-  it("clears one part or both", () => {
+  it("clears one part or all", () => {
     fill();
     clearCache(root, "v8");
     expect(existsSync(join(root, "v8"))).toBe(false);
+    expect(existsSync(join(root, "spec", "draft"))).toBe(true);
+    clearCache(root, "format");
+    expect(existsSync(join(root, "format"))).toBe(false);
     expect(existsSync(join(root, "spec", "draft"))).toBe(true);
     clearCache(root);
     expect(cacheEntries(root)).toEqual([]);

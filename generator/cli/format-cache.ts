@@ -1,0 +1,57 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FormattedBodies } from "../emit/format-kept.js";
+import { touch } from "../spec/cache-entries.js";
+
+/**
+ * Formatted module bodies on disk, a file each named by its key (generator/emit/format-kept.ts), in
+ * the user's cache: regenerating after an option change, an upgrade that leaves most modules alone,
+ * `--check` or `--watch` formats only the bodies no run formatted before. What a run formats is
+ * written when `save` is called, after its output was: a run that fails leaves the cache as it
+ * was, as it leaves the output. Best-effort like the compile cache: a file that cannot be read is
+ * formatted again, one that cannot be written is not kept; each is written whole under a temporary
+ * name and then renamed, so a reader never sees half of one. Files unused for a month, and the least
+ * recently used beyond a size limit, are pruned after each generation (spec/cache-entries.ts).
+ */
+export interface FormatCache extends FormattedBodies {
+  /** Writes what was formatted since the last `save` or `drop`. Never throws. */
+  save(): void;
+  /** Forgets what was formatted since the last `save` or `drop`, keeping none of it. */
+  drop(): void;
+}
+
+export function formatCache(dir: string): FormatCache {
+  const pending = new Map<string, string>();
+  return {
+    get(key) {
+      const file = join(dir, key);
+      try {
+        const text = readFileSync(file, "utf8");
+        touch(file);
+        return text;
+      } catch {
+        return pending.get(key);
+      }
+    },
+    set(key, formatted) {
+      pending.set(key, formatted);
+    },
+    save() {
+      try {
+        if (pending.size > 0) mkdirSync(dir, { recursive: true });
+        for (const [key, formatted] of pending) {
+          const file = join(dir, key);
+          const temp = `${file}.${process.pid}.tmp`;
+          writeFileSync(temp, formatted);
+          renameSync(temp, file);
+        }
+      } catch {
+        // not kept: the next run formats it again
+      }
+      pending.clear();
+    },
+    drop() {
+      pending.clear();
+    },
+  };
+}
