@@ -85,15 +85,15 @@ export class LegacyCalls {
       : legacyParams(era, base, metaField, this.modernMetaKeys, progressToken);
     let response: JsonRpcResponse;
     try {
-      response = await this.sender.send(
+      response = await this.sender.send({
         method,
-        this.sender.id(),
+        id: this.sender.id(),
         params,
         spec,
         options,
         call,
         progressToken,
-      );
+      });
     } catch (error) {
       if (!(error instanceof SessionExpiredError) || handshake || call.aborted || reopened)
         throw error;
@@ -131,15 +131,15 @@ export class LegacyCalls {
     const unfollow = call.follow(AbortSignal.any(signals));
     let response: JsonRpcResponse;
     try {
-      response = await this.sender.send(
+      response = await this.sender.send({
         method,
-        this.sender.id(),
+        id: this.sender.id(),
         params,
-        undefined,
-        {},
+        spec: undefined,
+        options: {},
         call,
-        undefined,
-      );
+        progressToken: undefined,
+      });
     } finally {
       unfollow();
     }

@@ -82,16 +82,15 @@ export class Rounds {
         if (retry.requestState !== undefined && envelope.requestState !== null)
           put(params, envelope.requestState, retry.requestState);
       }
-      const id = this.sender.id();
-      const response = await this.sender.send(
+      const response = await this.sender.send({
         method,
-        id,
+        id: this.sender.id(),
         params,
         spec,
         options,
         call,
         progressToken,
-      );
+      });
 
       if ("error" in response) {
         const error = toMcpError(protocol.errors, response.error);

@@ -22,6 +22,19 @@ import { isRecord } from "../shared/jsonrpc.js";
 import type { OperationFacts, Telemetry } from "../shared/telemetry.js";
 import { endOperation } from "../shared/telemetry-outcome.js";
 
+/** One request to put on the wire, and what it is sent for. */
+export interface Outgoing {
+  method: string;
+  id: JsonRpcId;
+  params: Record<string, unknown>;
+  /** The method's entry in the description (`undefined`: a request the runtime sends itself). */
+  spec: ClientMethodSpec | undefined;
+  options: CallOptions;
+  call: RunningCall;
+  /** The progress token the params carry, if the caller asked for progress. */
+  progressToken: string | undefined;
+}
+
 export class Sender {
   private nextId = 1;
   private nextToken = 1;
@@ -47,36 +60,19 @@ export class Sender {
     return `p${this.nextToken++}`;
   }
 
-  send(
-    method: string,
-    id: JsonRpcId,
-    params: Record<string, unknown>,
-    spec: ClientMethodSpec | undefined,
-    options: CallOptions,
-    call: RunningCall,
-    progressToken: string | undefined,
-  ): Promise<JsonRpcResponse> {
+  send(request: Outgoing): Promise<JsonRpcResponse> {
     const { telemetry } = this;
-    if (telemetry === undefined)
-      return this.sendUntraced(method, id, params, spec, options, call, progressToken);
-    return this.sendTraced(telemetry, method, id, params, spec, options, call, progressToken);
+    if (telemetry === undefined) return this.sendUntraced(request);
+    return this.sendTraced(telemetry, request);
   }
 
   /**
    * One request as an operation of the client's telemetry: its trace context written into the
    * request's metadata (by the description's name for it), ended with the response or the failure.
    */
-  private async sendTraced(
-    telemetry: Telemetry,
-    method: string,
-    id: JsonRpcId,
-    params: Record<string, unknown>,
-    spec: ClientMethodSpec | undefined,
-    options: CallOptions,
-    call: RunningCall,
-    progressToken: string | undefined,
-  ): Promise<JsonRpcResponse> {
+  private async sendTraced(telemetry: Telemetry, request: Outgoing): Promise<JsonRpcResponse> {
     const { protocol, connection, transport } = this;
+    const { method, id, params, spec } = request;
     const facts: OperationFacts = {
       method,
       id,
@@ -97,9 +93,7 @@ export class Sender {
     const traced = Object.keys(meta).length > 0 ? { ...params, [field]: meta } : params;
     let response: JsonRpcResponse;
     try {
-      response = await operation.run(() =>
-        this.sendUntraced(method, id, traced, spec, options, call, progressToken),
-      );
+      response = await operation.run(() => this.sendUntraced({ ...request, params: traced }));
     } catch (error) {
       operation.end({ failure: failureOf(error) });
       throw error;
@@ -108,15 +102,15 @@ export class Sender {
     return response;
   }
 
-  private async sendUntraced(
-    method: string,
-    id: JsonRpcId,
-    params: Record<string, unknown>,
-    spec: ClientMethodSpec | undefined,
-    options: CallOptions,
-    call: RunningCall,
-    progressToken: string | undefined,
-  ): Promise<JsonRpcResponse> {
+  private async sendUntraced({
+    method,
+    id,
+    params,
+    spec,
+    options,
+    call,
+    progressToken,
+  }: Outgoing): Promise<JsonRpcResponse> {
     if (call.aborted) throw call.reason;
     const { protocol, connection, transport } = this;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
