@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { writeWhole } from "../fs/write-whole.js";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -43,9 +44,7 @@ export function enableCompileCache(dir: string): CompileCache {
       try {
         if (compiled.length > 0) mkdirSync(dir, { recursive: true });
         for (const { script, cacheFile } of compiled.splice(0)) {
-          const temp = `${cacheFile}.${process.pid}.tmp`;
-          writeFileSync(temp, script.createCachedData());
-          renameSync(temp, cacheFile);
+          writeWhole(cacheFile, script.createCachedData());
         }
       } catch {
         // best-effort: the next run compiles again

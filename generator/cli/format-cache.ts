@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { writeWhole } from "../fs/write-whole.js";
 import { join } from "node:path";
 import type { FormattedBodies } from "../emit/format-kept.js";
 import { touch } from "../spec/cache-entries.js";
@@ -9,8 +10,8 @@ import { touch } from "../spec/cache-entries.js";
  * `--check` or `--watch` formats only the bodies no run formatted before. What a run formats is
  * written when `save` is called, after its output was: a run that fails leaves the cache as it
  * was, as it leaves the output. Best-effort like the compile cache: a file that cannot be read is
- * formatted again, one that cannot be written is not kept; each is written whole under a temporary
- * name and then renamed, so a reader never sees half of one. Files unused for a month, and the least
+ * formatted again, one that cannot be written is not kept; each is written whole (fs/write-whole.ts).
+ * Files unused for a month, and the least
  * recently used beyond a size limit, are pruned after each generation (spec/cache-entries.ts).
  */
 export interface FormatCache extends FormattedBodies {
@@ -39,12 +40,7 @@ export function formatCache(dir: string): FormatCache {
     save() {
       try {
         if (pending.size > 0) mkdirSync(dir, { recursive: true });
-        for (const [key, formatted] of pending) {
-          const file = join(dir, key);
-          const temp = `${file}.${process.pid}.tmp`;
-          writeFileSync(temp, formatted);
-          renameSync(temp, file);
-        }
+        for (const [key, formatted] of pending) writeWhole(join(dir, key), formatted);
       } catch {
         // not kept: the next run formats it again
       }

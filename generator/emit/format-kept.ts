@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { format, PRETTIER_MODULES, PRETTIER_OPTIONS } from "./format.js";
+import { RUNTIME_DIR } from "./runtime.js";
+import type { Code } from "./code.js";
 
 /**
  * Formatted module bodies kept between runs (generator/cli/format-cache.ts keeps them on disk),
@@ -24,6 +26,23 @@ export async function formatKept(body: string, kept?: FormattedBodies): Promise<
   const formatted = await format(body);
   kept.set(key, formatted);
   return formatted;
+}
+
+/**
+ * A generated file's final text. A TypeScript module gets `header` (line comments, which prettier
+ * leaves as they are: only the body is formatted, so a body kept from a run with another header is
+ * found again); the runtime is copied as written, its sources kept prettier-formatted
+ * (test/generator/emit/output); any other file stays as it is.
+ */
+export async function finishedText(
+  path: string,
+  header: Code,
+  content: string,
+  kept?: FormattedBodies,
+): Promise<string> {
+  if (!path.endsWith(".ts")) return content;
+  const body = path.startsWith(RUNTIME_DIR) ? content : await formatKept(content, kept);
+  return `${String(header)}\n\n${body}`;
 }
 
 let identity: string | undefined;

@@ -1,7 +1,6 @@
 import type { ProtocolModel } from "../ir/model.js";
 import type { Releases } from "../registry/index.js";
 import { entryFiles } from "./entries.js";
-import { RUNTIME_DIR } from "./runtime.js";
 import {
   header,
   regenerateCommand,
@@ -12,7 +11,7 @@ import {
 } from "./file.js";
 import { readmeFile } from "./readme.js";
 import { runtimeClosure } from "./runtime-closure.js";
-import { formatKept, type FormattedBodies } from "./format-kept.js";
+import { finishedText, type FormattedBodies } from "./format-kept.js";
 import { typesTarget } from "./types/target.js";
 import { validatorsTarget } from "./validators/target.js";
 import { protocolTarget } from "./protocol/target.js";
@@ -137,12 +136,7 @@ export async function renderRevision(
     files.map(async ({ path, content, description }) => {
       const done = (text: string): GeneratedFile =>
         description === undefined ? { path, content: text } : { path, content: text, description };
-      if (!path.endsWith(".ts")) return done(content);
-      // The header is line comments, which prettier leaves as they are: only the body is formatted,
-      // so a body kept from a run with other options (another header) is found again. The runtime
-      // is copied as written; its sources are kept prettier-formatted (test/generator/emit/output).
-      const body = path.startsWith(RUNTIME_DIR) ? content : await formatKept(content, kept);
-      return done(`${header(ctx)}\n\n${body}`);
+      return done(await finishedText(path, header(ctx), content, kept));
     }),
   );
   formatted.push(readmeFile(ctx, formatted));

@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeWhole } from "../fs/write-whole.js";
 import { GeneratorError } from "../errors.js";
 import { downloadAll, installRevision, revisionSourceUrl, type FetchOptions } from "./fetch.js";
 import { sha256Hex } from "./integrity.js";
@@ -79,9 +80,7 @@ export async function pinRevision(
     Object.entries({ ...raw.revisions, [revision]: entry }).sort(([a], [b]) => (a < b ? -1 : 1)),
   );
   validateRevisions(raw, manifestFile);
-  const temp = `${manifestFile}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(raw, null, 2)}\n`);
-  renameSync(temp, manifestFile);
+  writeWhole(manifestFile, `${JSON.stringify(raw, null, 2)}\n`);
 
   const dir = installRevision(options.cacheDir ?? defaultCacheDir(), revision, entry, contents);
   return {

@@ -7,7 +7,7 @@ import { CheckCode, CHECKS } from "../checks.js";
 import { generatedHeader, render, type GeneratedFile } from "../file.js";
 import { RUNTIME_DIR } from "../runtime.js";
 import { runtimeClosure } from "../runtime-closure.js";
-import { format } from "../format.js";
+import { finishedText } from "../format-kept.js";
 import { typesTarget } from "../types/target.js";
 import { validatorsTarget } from "../validators/target.js";
 import { findTools } from "./find.js";
@@ -93,12 +93,7 @@ export async function renderTools(
   return Promise.all(
     files.map(async ({ path, content }) => ({
       path,
-      content:
-        path.endsWith(".ts") && !path.startsWith("runtime/")
-          ? await format(`${header}\n\n${content}`)
-          : path.endsWith(".ts")
-            ? `${header}\n\n${content}`
-            : content,
+      content: await finishedText(path, header, content),
     })),
   );
 }
