@@ -56,7 +56,7 @@ export function benchGenerate(revision) {
   mkdirSync(OUT, { recursive: true });
   const schemaTs = join(SPEC_DIR, revision, "schema.ts");
   // mcp-gen keeps V8's compiled code of its dependencies (generator/cli/compile-cache.ts) and the bodies
-  // it formatted (generator/cli/format-cache.ts) in its cache folder:
+  // it formatted (generator/cli/kept-files.ts) in its cache folder:
   // "ours" runs with a cache the unmeasured first run filled, as every run after a user's first does;
   // "ours, empty cache" with a new folder each run, as a first run or a CI job without a cache does.
   const warmCache = { MCP_GEN_CACHE_DIR: join(OUT, "cache") };

@@ -24,10 +24,10 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
     io.stdout("(empty)\n");
     return;
   }
-  // Formatted bodies are many small files: one row for all of them.
-  const formatted = entries.filter((e) => e.part === "format");
+  // Formatted bodies and loaded models are many files: one row for each part.
+  const grouped = { format: ["formatted", "module"], model: ["loaded", "model"] } as const;
   const rows = entries
-    .filter((e) => e.part !== "format")
+    .filter((e) => !(e.part in grouped))
     .map((e) => [
       e.part === "spec" ? "download" : "compiled",
       e.name,
@@ -35,14 +35,17 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
       size(e.bytes),
       day(e.lastUsed),
     ]);
-  if (formatted.length > 0)
-    rows.push([
-      "formatted",
-      `${formatted.length} module${formatted.length === 1 ? "" : "s"}`,
-      "-",
-      size(total(formatted)),
-      day(new Date(Math.max(...formatted.map((e) => e.lastUsed.getTime())))),
-    ]);
+  for (const [part, [kind, noun]] of Object.entries(grouped)) {
+    const files = entries.filter((e) => e.part === part);
+    if (files.length > 0)
+      rows.push([
+        kind,
+        `${files.length} ${noun}${files.length === 1 ? "" : "s"}`,
+        "-",
+        size(total(files)),
+        day(new Date(Math.max(...files.map((e) => e.lastUsed.getTime())))),
+      ]);
+  }
   io.stdout(formatTable([["KIND", "NAME", "COMMIT", "SIZE", "LAST USED"], ...rows]));
   io.stdout(
     `total ${size(total(entries))}; entries unused for ${STALE_AFTER_DAYS} days are pruned after each generation\n`,

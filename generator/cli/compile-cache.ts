@@ -19,26 +19,36 @@ import { touch } from "../spec/cache-entries.js";
  * cached code from another version or with other flags.
  */
 export interface CompileCache {
+  /**
+   * Loads the schema parser's bundles (TypeScript, ts-morph) before the loader requires them: only
+   * a run that parses a schema needs them, and one whose models all come from the cache does not.
+   */
+  preloadParser(): void;
   /** Stores what this run compiled, if the cache did not already hold it. Never throws. */
   save(): void;
 }
 
+/** Switches the cache on and preloads prettier's bundles; the parser's wait for `preloadParser`. */
 export function enableCompileCache(dir: string): CompileCache {
   const builtIn = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (builtIn) {
     builtIn(dir);
-    return { save() {} };
+    return { preloadParser() {}, save() {} };
   }
   const compiled: Array<{ script: Script; cacheFile: string }> = [];
-  try {
-    for (const file of generatorBundles()) {
-      const script = preload(file, join(dir, cacheName(file)));
-      if (script) compiled.push(script);
+  const preloadAll = (files: () => string[]) => {
+    try {
+      for (const file of files()) {
+        const script = preload(file, join(dir, cacheName(file)));
+        if (script) compiled.push(script);
+      }
+    } catch {
+      // whatever was not preloaded is loaded by `require` as usual
     }
-  } catch {
-    // whatever was not preloaded is loaded by `require` as usual
-  }
+  };
+  preloadAll(formatterBundles);
   return {
+    preloadParser: () => preloadAll(parserBundles),
     // Taken after the run, the cached code also holds the functions the run compiled lazily.
     save() {
       try {
@@ -53,20 +63,17 @@ export function enableCompileCache(dir: string): CompileCache {
   };
 }
 
-/**
- * The CommonJS bundles a generation run loads, in load order: TypeScript, ts-morph's common library
- * and ts-morph (each found the way its dependant finds it), then prettier as `format` loads it.
- */
-function generatorBundles(): string[] {
-  const require = createRequire(import.meta.url);
-  const tsMorph = require.resolve("ts-morph");
+/** The schema parser's CommonJS bundles, in load order: TypeScript, ts-morph's common library, ts-morph (each found as its dependant finds it). */
+function parserBundles(): string[] {
+  const tsMorph = createRequire(import.meta.url).resolve("ts-morph");
   const common = createRequire(tsMorph).resolve("@ts-morph/common");
-  return [
-    join(dirname(common), "typescript.js"),
-    common,
-    tsMorph,
-    ...PRETTIER_MODULES.map((name) => require.resolve(name)),
-  ];
+  return [join(dirname(common), "typescript.js"), common, tsMorph];
+}
+
+/** Prettier's CommonJS bundles, as `format` loads them. */
+function formatterBundles(): string[] {
+  const require = createRequire(import.meta.url);
+  return PRETTIER_MODULES.map((name) => require.resolve(name));
 }
 
 /** A cache file per bundle, Node version and installed copy of the bundle. */

@@ -9,8 +9,9 @@ import { resolveSchema, type ResolvedSchema, type SchemaOrigin } from "../spec/r
 import { pinnedCommitOf, readRevisions } from "../spec/revisions.js";
 import { releasesOf } from "../registry/index.js";
 import { GeneratorError, inSchemaFile } from "../errors.js";
-import { compileCacheDir, formatCacheDir } from "../spec/cache-dir.js";
-import { formatCache, type FormatCache } from "./format-cache.js";
+import { compileCacheDir, formatCacheDir, modelCacheDir } from "../spec/cache-dir.js";
+import { keptFiles, type KeptFiles } from "./kept-files.js";
+import { cachedModels } from "./model-cache.js";
 import { pruneCache } from "../spec/cache-entries.js";
 import { checkOutput, type FileCheck } from "./check-report.js";
 import { cacheDirFor, cacheRootFor, logTo, UsageError, type CliIO } from "./context.js";
@@ -96,20 +97,32 @@ async function prepareJobs(
   if (request.tools && !existsSync(request.tools.file))
     throw new GeneratorError("no such file", shownPath(io.cwd, request.tools.file));
   const compileCache = enableCompileCache(compileCacheDir(cacheRootFor(io))); // before the loader brings in TypeScript
-  const kept = formatCache(formatCacheDir(cacheRootFor(io)));
+  const kept = keptFiles(formatCacheDir(cacheRootFor(io)));
+  const models = keptFiles(modelCacheDir(cacheRootFor(io)));
 
   const jobs: Job[] = [];
   if (located.length > 0) {
-    const { loadModel, schemaProject } = await import("../load/index.js");
+    // The loader (TypeScript, ts-morph) is loaded only for a schema the model cache does not hold.
+    let loader: Promise<typeof import("../load/index.js")> | undefined;
+    const loaded = () => {
+      if (!loader) {
+        compileCache.preloadParser();
+        loader = import("../load/index.js");
+      }
+      return loader;
+    };
     // The run's first loads (each revision and the legacy ones it serves) share one TypeScript
     // project; a --watch reload gets a project of its own, so a long watch does not accumulate them.
-    const project = schemaProject();
-    const load = (schema: ResolvedSchema) =>
-      loadModel(schema.schemaFile, { revision: schema.revision, project });
-    const reload = (schema: ResolvedSchema) =>
-      loadModel(schema.schemaFile, { revision: schema.revision });
+    let project: import("../load/index.js").SchemaProject | undefined;
+    const load = cachedModels(models, async (schemaFile, revision) => {
+      const { loadModel, schemaProject } = await loaded();
+      project ??= schemaProject();
+      return loadModel(schemaFile, { revision, project });
+    });
+    const first = new Map<string, ProtocolModel>();
     // Loaded once here (the default legacy set depends on each model); a --watch run reloads.
-    const first = new Map(located.map((schema) => [schema.revision, load(schema)]));
+    for (const schema of located)
+      first.set(schema.revision, await load(schema.schemaFile, schema.revision));
     const listedByName = new Map(listed.map((schema) => [schema.revision, schema]));
     const legacy = await legacyModels(
       request,
@@ -117,9 +130,9 @@ async function prepareJobs(
       io,
       async (revision) =>
         listedByName.get(revision) ?? (await resolveForCli(revision, request, io)),
-      load,
+      (schema) => load(schema.schemaFile, schema.revision),
     );
-    const run = await revisionRunner(request, io, revisions.length, kept);
+    const run = await revisionRunner(request, io, revisions.length, kept, [kept, models]);
     for (const schema of located) {
       let preloaded = first.get(schema.revision);
       jobs.push({
@@ -127,14 +140,19 @@ async function prepareJobs(
         outDir: outDirFor(schema.revision, request, revisions.length),
         // async: a schema broken mid-edit under --watch is a rejected run, not a throw.
         run: async (check) => {
-          const model = preloaded ?? reload(schema);
+          const model =
+            preloaded ??
+            (await loaded()).loadModel(schema.schemaFile, { revision: schema.revision });
           preloaded = undefined;
           return run(schema, model, legacy.get(schema.revision) ?? [], check);
         },
       });
     }
   }
-  if (request.tools) jobs.push(await toolsJob(request.tools, request, io));
+  if (request.tools) {
+    compileCache.preloadParser();
+    jobs.push(await toolsJob(request.tools, request, io));
+  }
   return { jobs, saveCompiled: () => compileCache.save() };
 }
 
@@ -147,7 +165,8 @@ async function revisionRunner(
   request: GenerateRequest,
   io: CliIO,
   count: number,
-  kept: FormatCache,
+  kept: KeptFiles,
+  stores: readonly KeptFiles[],
 ) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
@@ -189,7 +208,7 @@ async function revisionRunner(
     };
     const result = { name: schema.revision, outDir, origin: schema.origin };
     if (check) {
-      const files = await keptIfDone(kept, () =>
+      const files = await keptIfDone(stores, () =>
         inSchemaFile(schema.schemaFile, model.source.file, () =>
           renderRevision(model, version, options, kept),
         ),
@@ -199,7 +218,7 @@ async function revisionRunner(
         ...compared(outDir, files, io, { regenerate: options.regenerate, table: GENERATE_OPTIONS }),
       };
     }
-    const written = await keptIfDone(kept, () =>
+    const written = await keptIfDone(stores, () =>
       inSchemaFile(schema.schemaFile, model.source.file, () => writeRevision(model, options)),
     );
     const ms = Math.round(performance.now() - started);
@@ -210,14 +229,14 @@ async function revisionRunner(
   };
 }
 
-/** Runs `work`, then keeps what it formatted; a run that fails keeps nothing, as it writes nothing. */
-async function keptIfDone<T>(kept: FormatCache, work: () => Promise<T>): Promise<T> {
+/** Runs `work`, then keeps what it formatted and loaded; a run that fails keeps nothing, as it writes nothing. */
+async function keptIfDone<T>(stores: readonly KeptFiles[], work: () => Promise<T>): Promise<T> {
   try {
     const done = await work();
-    kept.save();
+    for (const store of stores) store.save();
     return done;
   } catch (error) {
-    kept.drop();
+    for (const store of stores) store.drop();
     throw error;
   }
 }

@@ -24,12 +24,12 @@ export async function legacyModels(
   modern: ReadonlyMap<string, ProtocolModel>,
   io: CliIO,
   locate: (revision: string) => Promise<ResolvedSchema>,
-  load: (schema: ResolvedSchema) => ProtocolModel,
+  load: (schema: ResolvedSchema) => Promise<ProtocolModel>,
 ): Promise<Map<string, ProtocolModel[]>> {
   const out = new Map<string, ProtocolModel[]>();
   if (request.legacy !== undefined) {
     const models: ProtocolModel[] = [];
-    for (const revision of request.legacy) models.push(load(await locate(revision)));
+    for (const revision of request.legacy) models.push(await load(await locate(revision)));
     for (const revision of modern.keys()) out.set(revision, newestFirst(models));
     return out;
   }
@@ -50,7 +50,7 @@ export async function legacyModels(
     )) {
       let legacy = loaded.get(candidate) ?? modern.get(candidate);
       if (!legacy) {
-        legacy = load(await locateForDefault(candidate, revision, locate));
+        legacy = await load(await locateForDefault(candidate, revision, locate));
         loaded.set(candidate, legacy);
       }
       candidates.push(legacy);

@@ -175,7 +175,8 @@ const COMMAND_TABLE = [
   }),
   command({
     command: "cache",
-    describe: "show the per-user cache (downloads, compiled code), or clear it",
+    describe:
+      "show the per-user cache (downloads, compiled code, formatted bodies, loaded models), or clear it",
     options: CACHE_OPTIONS,
     examples: [
       ["$0 cache", "where the cache is and what it holds"],

@@ -1,7 +1,7 @@
 import type { ProtocolModel, TypeNode } from "../ir/model.js";
 import { methodRoles, ModelIndex } from "../ir/query.js";
 import { describeFacts, wireFacts, type DescribeSource, type WireFacts } from "../ir/wire.js";
-import { diffModels } from "../diff/index.js";
+import { methodsOfChangedKind } from "../diff/methods.js";
 import { featureFacts } from "../ir/features.js";
 import { WIRE_CONVENTIONS } from "../ir/conventions.js";
 import type { EraDescription } from "../../runtime/shared/protocol.js";
@@ -51,11 +51,8 @@ export function eraDescription(modern: ProtocolModel, legacy: ProtocolModel): Er
       `--legacy ${legacy.revision}: its handshake's params name no protocol version or client capabilities, or its result no chosen version`,
     );
   const index = { modern: new ModelIndex(modern), legacy: new ModelIndex(legacy) };
-  const changes = diffModels(legacy, modern);
   // Requests the legacy revision sends from the server that the modern one carries inside results.
-  const becameInput = new Set(
-    changes.filter((c) => c.ruleId === "method-kind-changed").map((c) => c.location),
-  );
+  const becameInput = methodsOfChangedKind(legacy, modern);
   const modernRequests = new Map(wire.modern.requests.map((r) => [r.method.method, r]));
   const fields = (index: ModelIndex, results: readonly string[], required = false): Set<string> =>
     new Set(

@@ -69,8 +69,7 @@ export function methods(c: DiffContext): void {
 function roleChanges(c: DiffContext, old: Method, now: Method): void {
   const at = now.method;
   const kinds = (m: Method) => m.roles.map((r) => r.kind).join(" + ");
-  const lost = old.roles.filter((r) => !now.roles.some((n) => n.kind === r.kind));
-  const gained = now.roles.filter((r) => !old.roles.some((o) => o.kind === r.kind));
+  const { lost, gained } = kindChange(old, now);
   if (lost.length > 0 && lost.length === old.roles.length && gained.length === now.roles.length) {
     c.add(
       "method-kind-changed",
@@ -96,6 +95,30 @@ function roleChanges(c: DiffContext, old: Method, now: Method): void {
     const after = now.roles.find((r) => r.kind === before.kind);
     if (after) roleChange(c, at, before, after);
   }
+}
+
+/** The roles of a method whose kinds one revision has and the other has not: `method-kind-changed` when any. */
+function kindChange(old: Method, now: Method): { lost: MethodRole[]; gained: MethodRole[] } {
+  return {
+    lost: old.roles.filter((r) => !now.roles.some((n) => n.kind === r.kind)),
+    gained: now.roles.filter((r) => !old.roles.some((o) => o.kind === r.kind)),
+  };
+}
+
+/**
+ * The methods both revisions have that `method-kind-changed` reports, without diffing the rest:
+ * for a caller that needs this one rule (the era bridge) and not the whole report.
+ */
+export function methodsOfChangedKind(from: ProtocolModel, to: ProtocolModel): Set<string> {
+  const after = new Map(to.methods.map((m) => [m.method, m]));
+  return new Set(
+    from.methods.flatMap((old) => {
+      const now = after.get(old.method);
+      if (!now) return [];
+      const { lost, gained } = kindChange(old, now);
+      return lost.length > 0 || gained.length > 0 ? [now.method] : [];
+    }),
+  );
 }
 
 function roleChange(c: DiffContext, at: string, old: MethodRole, now: MethodRole): void {

@@ -7,7 +7,7 @@ import { RUNTIME_DIR } from "./runtime.js";
 import type { Code } from "./code.js";
 
 /**
- * Formatted module bodies kept between runs (generator/cli/format-cache.ts keeps them on disk),
+ * Formatted module bodies kept between runs (generator/cli/kept-files.ts keeps them on disk),
  * under a key that names the prettier release, its options and the body itself: a run that emits a
  * body an earlier run formatted takes the earlier result instead of formatting it again. Prettier
  * prints the same body the same way every time, so the output is the same bytes with or without it.

@@ -26,8 +26,9 @@ export function userCacheDir(
 
 /**
  * The cache's parts, apart so that clearing one leaves the others: downloaded spec revisions, V8's
- * compiled code, formatted module bodies.
+ * compiled code, formatted module bodies, loaded models.
  */
 export const specCacheDir = (cacheRoot: string): string => join(cacheRoot, "spec");
 export const compileCacheDir = (cacheRoot: string): string => join(cacheRoot, "v8");
 export const formatCacheDir = (cacheRoot: string): string => join(cacheRoot, "format");
+export const modelCacheDir = (cacheRoot: string): string => join(cacheRoot, "model");

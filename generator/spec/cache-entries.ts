@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { compileCacheDir, formatCacheDir, specCacheDir } from "./cache-dir.js";
+import { compileCacheDir, formatCacheDir, modelCacheDir, specCacheDir } from "./cache-dir.js";
 import { REVISION_NAME } from "./revisions.js";
 
 /**
@@ -12,10 +12,14 @@ import { REVISION_NAME } from "./revisions.js";
 export const PIN_STAMP = ".mcp-gen-pin.json";
 export const STALE_AFTER_DAYS = 30;
 /**
- * Formatted bodies are small and many (a revision with its legacy ones keeps about 0.8 MB): beyond
- * this many bytes the least recently used go, whatever their age.
+ * Formatted bodies are small and many (a revision with its legacy ones keeps about 0.8 MB), loaded
+ * models fewer and larger (0.1–0.3 MB a revision): of each, beyond this many bytes the least
+ * recently used go, whatever their age.
  */
-export const FORMAT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const KEPT_PART_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The parts of many files, each added by runs as they go, that are held to `KEPT_PART_MAX_BYTES`. */
+const KEPT_PARTS = ["format", "model"] as const;
 
 export interface PinStamp {
   commit: string;
@@ -23,8 +27,8 @@ export interface PinStamp {
 }
 
 export interface CacheEntry {
-  part: "spec" | "v8" | "format";
-  /** Revision name, or the compiled-code or formatted body's file name. */
+  part: "spec" | "v8" | (typeof KEPT_PARTS)[number];
+  /** Revision name, or the compiled code's, formatted body's or loaded model's file name. */
   name: string;
   path: string;
   bytes: number;
@@ -74,6 +78,7 @@ export function cacheEntries(cacheRoot: string): CacheEntry[] {
   for (const [part, dir] of [
     ["v8", compileCacheDir(cacheRoot)],
     ["format", formatCacheDir(cacheRoot)],
+    ["model", modelCacheDir(cacheRoot)],
   ] as const)
     for (const name of list(dir)) {
       const path = join(dir, name);
@@ -83,25 +88,27 @@ export function cacheEntries(cacheRoot: string): CacheEntry[] {
 }
 
 /**
- * Removes entries unused for `maxAgeDays`, then the least recently used formatted bodies beyond
- * `maxFormatBytes`; returns what it removed. Never throws.
+ * Removes entries unused for `maxAgeDays`, then of each kept part (formatted bodies, loaded models)
+ * the least recently used beyond `maxKeptBytes`; returns what it removed. Never throws.
  */
 export function pruneCache(
   cacheRoot: string,
   now: number = Date.now(),
   maxAgeDays: number = STALE_AFTER_DAYS,
-  maxFormatBytes: number = FORMAT_CACHE_MAX_BYTES,
+  maxKeptBytes: number = KEPT_PART_MAX_BYTES,
 ): CacheEntry[] {
   const limit = now - maxAgeDays * 86_400_000;
   const entries = cacheEntries(cacheRoot);
   const stale = entries.filter((e) => e.lastUsed.getTime() < limit);
-  const formatted = entries
-    .filter((e) => e.part === "format" && e.lastUsed.getTime() >= limit)
-    .sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
-  let kept = 0;
-  for (const entry of formatted) {
-    kept += entry.bytes;
-    if (kept > maxFormatBytes) stale.push(entry);
+  for (const part of KEPT_PARTS) {
+    const kept = entries
+      .filter((e) => e.part === part && e.lastUsed.getTime() >= limit)
+      .sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
+    let bytes = 0;
+    for (const entry of kept) {
+      bytes += entry.bytes;
+      if (bytes > maxKeptBytes) stale.push(entry);
+    }
   }
   for (const entry of stale) rmSync(entry.path, { recursive: true, force: true });
   return stale;
@@ -109,7 +116,12 @@ export function pruneCache(
 
 /** Empties the cache (or one part of it). */
 export function clearCache(cacheRoot: string, part?: CacheEntry["part"]): void {
-  const dirs = { spec: specCacheDir, v8: compileCacheDir, format: formatCacheDir };
+  const dirs = {
+    spec: specCacheDir,
+    v8: compileCacheDir,
+    format: formatCacheDir,
+    model: modelCacheDir,
+  };
   for (const [name, dir] of Object.entries(dirs))
     if (part === undefined || part === name)
       rmSync(dir(cacheRoot), { recursive: true, force: true });

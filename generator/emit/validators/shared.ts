@@ -1,12 +1,15 @@
 import type { ProtocolModel } from "../../ir/model.js";
-import { code, ident, type Code } from "../code.js";
+import { code, type Code } from "../code.js";
 import { sharedNames, typeReferences, typeShape, type Shareable } from "../sharing.js";
 import { ValidatorCompiler } from "./compile.js";
 
 /**
  * Which validators of a legacy revision are taken from a newer revision's `validators.ts` (see
- * ../sharing.ts): those whose check functions are emitted the same, whose guard narrows to the same
- * type (the definition's shape) and says the same about deprecation, with every reference shared.
+ * ../sharing.ts): those whose guard narrows to the same type (the definition's shape), that say the
+ * same about deprecation, and whose every reference is shared. The check functions of two such
+ * definitions are emitted the same: the compiler reads a definition's name and shape, nothing that
+ * only documents it (test/generator/emit/legacy-sharing.test.ts holds this for every revision), so
+ * comparing shapes spares compiling each revision a second time.
  */
 export function sharedValidators(model: ProtocolModel, newer: ProtocolModel): Set<string> {
   const newerTexts = new Map(validatorShareables(newer).map((item) => [item.name, item.text]));
@@ -22,26 +25,18 @@ export function sharedCheck(name: string, isFn: Code, validateFn: Code): Code {
   return code`function ${ValidatorCompiler.checkName(name)}(v: any): boolean {\nreturn ${isFn}(v) || adopt(${validateFn}(v));\n}`;
 }
 
-/** Each model's validators compiled once for comparison, however many legacy modules compare with it. */
-const compiled = new WeakMap<ProtocolModel, Shareable[]>();
+/** Each model's shareables built once, however many legacy modules compare with it. */
+const shareables = new WeakMap<ProtocolModel, Shareable[]>();
 
 function validatorShareables(model: ProtocolModel): Shareable[] {
-  let items = compiled.get(model);
+  let items = shareables.get(model);
   if (!items) {
-    // Format checkers are named by their runtime export; the import is the real compile's business.
-    const compiler = new ValidatorCompiler((format) =>
-      ident(`format_${format.replace(/\W/g, "_")}`),
-    );
     items = model.definitions.map((definition) => ({
       name: definition.name,
-      text: [
-        ...compiler.addDefinition(definition).map(String),
-        definition.deprecated !== null ? "deprecated" : "",
-        typeShape(definition.type),
-      ].join("\n"),
+      text: `${definition.deprecated !== null ? "deprecated" : ""}\n${typeShape(definition.type)}`,
       references: typeReferences(definition.type),
     }));
-    compiled.set(model, items);
+    shareables.set(model, items);
   }
   return items;
 }

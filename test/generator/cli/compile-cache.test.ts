@@ -38,6 +38,8 @@ describe("compile cache", () => {
     const reference = generate(cache);
     expect(reference.status, reference.stderr).toBe(0);
     for (const file of cacheFiles(cache)) writeFileSync(join(cache, "v8", file), "not V8 code");
+    // Without kept models the run parses its schema, so it loads (and compiles) the parser again.
+    rmSync(join(cache, "model"), { recursive: true });
     const after = generate(cache);
     expect(after.status, after.stderr).toBe(0);
     expect(after.files).toEqual(reference.files);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateWithCache } from "../../helpers/cache-runs.js";
 
-// The formatted bodies a run keeps (generator/cli/format-cache.ts) spare the next run prettier's work
+// The formatted bodies a run keeps (generator/cli/kept-files.ts) spare the next run prettier's work
 // on what it formatted before; they must never change what is written: a warm, partly useless or
 // broken cache gives the same files as none.
 const REVISION = "2025-03-26";

@@ -49,7 +49,7 @@ vi.mock("../../../generator/emit/index.js", () => ({
     // Every revision of the manifest comes with its release date (the registry's removal dates need them).
     if (!("2025-06-18" in releases))
       throw new Error("writeRevision called without the release dates");
-    // ...and the formatted bodies kept from earlier runs (generator/cli/format-cache.ts).
+    // ...and the formatted bodies kept from earlier runs (generator/cli/kept-files.ts).
     if (kept === undefined) throw new Error("writeRevision called without the kept bodies");
     calls.emit.push({ model, ...options });
     const files = ["index.ts", "types.ts", "validators.ts"];
@@ -156,7 +156,7 @@ describe("mcp-gen list", () => {
 });
 
 describe("mcp-gen cache", () => {
-  it("shows where the cache is and what it holds, downloads and compiled code apart; --clear empties it", async () => {
+  it("shows where the cache is and what it holds, each part apart; --clear empties it", async () => {
     const empty = await cli(["cache"]);
     expect(empty).toEqual({
       code: 0,
@@ -170,6 +170,13 @@ describe("mcp-gen cache", () => {
     );
     mkdirSync(join(cache, "v8"));
     writeFileSync(join(cache, "v8", "code.bin"), "x".repeat(2048));
+    for (const [part, names] of [
+      ["format", ["a", "b"]],
+      ["model", ["m"]],
+    ] as const) {
+      mkdirSync(join(cache, part));
+      for (const name of names) writeFileSync(join(cache, part, name), "x".repeat(512));
+    }
     const shown = await cli(["cache"]);
     expect(shown.code).toBe(0);
     const lines = shown.stdout.trimEnd().split("\n");
@@ -179,13 +186,16 @@ describe("mcp-gen cache", () => {
       new RegExp(`^download\\s+draft\\s+${"d".repeat(12)}\\s+\\d+ B\\s+\\d{4}-\\d{2}-\\d{2}$`),
     );
     expect(lines[3]).toMatch(/^compiled\s+code\.bin\s+-\s+2\.0 KB\s+\d{4}-\d{2}-\d{2}$/);
-    expect(lines[4]).toMatch(
+    // The many files of formatted bodies and of models: one row each.
+    expect(lines[4]).toMatch(/^formatted\s+2 modules\s+-\s+1\.0 KB\s+\d{4}-\d{2}-\d{2}$/);
+    expect(lines[5]).toMatch(/^loaded\s+1 model\s+-\s+512 B\s+\d{4}-\d{2}-\d{2}$/);
+    expect(lines[6]).toMatch(
       /^total .*; entries unused for 30 days are pruned after each generation$/,
     );
     const cleared = await cli(["cache", "--clear"]);
     expect(cleared.code).toBe(0);
     expect(expectOneLine(cleared.stderr)).toMatch(
-      new RegExp(`^mcp-gen: cleared ${cache} \\(2 entries, `),
+      new RegExp(`^mcp-gen: cleared ${cache} \\(5 entries, `),
     );
     expect((await cli(["cache"])).stdout).toContain("(empty)");
   });

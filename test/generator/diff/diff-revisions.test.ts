@@ -12,6 +12,7 @@ import {
   type Change,
 } from "../../../generator/diff/index.js";
 import { diffMarkdown } from "../../../generator/diff/report.js";
+import { methodsOfChangedKind } from "../../../generator/diff/methods.js";
 import { typeText } from "../../../generator/diff/types.js";
 import type { ProtocolModel } from "../../../generator/ir/model.js";
 import { methodRoles } from "../../../generator/ir/query.js";
@@ -35,6 +36,10 @@ describe("real revisions", () => {
         expect(SEVERITIES).toContain(change.severity);
         expect(change.message.length).toBeGreaterThan(0);
       }
+      // The era bridge asks for this one rule alone; it must find what the whole diff reports.
+      expect(methodsOfChangedKind(model(from), model(to))).toEqual(
+        new Set(changes.filter((c) => c.ruleId === "method-kind-changed").map((c) => c.location)),
+      );
       const keys = changes.map((c) => `${c.ruleId} ${c.location}`);
       expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
       expect(diffMarkdown(from, to, changes)).toContain(`${summarize(changes).total}`);

@@ -5,10 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loadModel } from "../../../generator/load/index.js";
 import type { ProtocolModel } from "../../../generator/ir/model.js";
-import { sharedNames } from "../../../generator/emit/sharing.js";
+import { sharedNames, typeShape } from "../../../generator/emit/sharing.js";
 import { validatorsTarget } from "../../../generator/emit/validators/target.js";
+import { ValidatorCompiler } from "../../../generator/emit/validators/compile.js";
+import { ident } from "../../../generator/emit/code.js";
 import { typesTarget } from "../../../generator/emit/types/target.js";
-import { examples, generatedDir, RELEASES, ROOT } from "../../helpers/spec.js";
+import {
+  examples,
+  generatedDir,
+  RELEASES,
+  REVISIONS,
+  ROOT,
+  schemaFile,
+} from "../../helpers/spec.js";
 import { createOracle } from "../../helpers/oracle.js";
 import { schemaArbitraries } from "../../helpers/schema-arbitraries.js";
 import { mutationArbitrary, mutationFamily } from "../../helpers/mutate.js";
@@ -134,6 +143,43 @@ describe("legacy modules of a fixture pair", () => {
     expect(none).toEqual(alone);
     expect(none.validators).not.toMatch(/adopt|\.\.\/\.\.\/validators\.js/);
     expect(none.types).not.toMatch(/import/);
+  });
+});
+
+describe("validators shared by shape", () => {
+  // sharedValidators compares shapes, not compiled code: sound only while the compiler reads
+  // nothing a shape leaves out (docs, lines, where a property was declared, deprecation notes).
+  const compiled = (model: ProtocolModel) => {
+    const compiler = new ValidatorCompiler((format) =>
+      ident(`format_${format.replace(/\W/g, "_")}`),
+    );
+    return new Map(
+      model.definitions.map((d) => [d.name, compiler.addDefinition(d).map(String).join("\n")]),
+    );
+  };
+
+  it("compiles definitions of equal shape in two revisions to the same checks, docs aside", () => {
+    const models = REVISIONS.map((revision) => loadModel(schemaFile(revision), { revision }));
+    let equalShapes = 0;
+    let documentedApart = 0;
+    for (const [i, older] of models.entries()) {
+      const newer = models[i + 1];
+      if (!newer) break;
+      const [olderChecks, newerChecks] = [compiled(older), compiled(newer)];
+      const newerByName = new Map(newer.definitions.map((d) => [d.name, d]));
+      for (const definition of older.definitions) {
+        const other = newerByName.get(definition.name);
+        if (!other || typeShape(other.type) !== typeShape(definition.type)) continue;
+        equalShapes++;
+        if (JSON.stringify(other.type) !== JSON.stringify(definition.type)) documentedApart++;
+        expect(olderChecks.get(definition.name), `${older.revision} ${definition.name}`).toBe(
+          newerChecks.get(definition.name),
+        );
+      }
+    }
+    expect(equalShapes).toBeGreaterThan(100);
+    // Pairs whose docs or lines differ are what the comparison is about: there must be some.
+    expect(documentedApart).toBeGreaterThan(10);
   });
 });
 

@@ -48,9 +48,11 @@ describe("cache upkeep", () => {
     writeFileSync(join(root, "v8", "new.bin"), "xy");
     mkdirSync(join(root, "format"));
     for (const key of ["f1", "f2", "f3"]) writeFileSync(join(root, "format", key), "x".repeat(10));
+    mkdirSync(join(root, "model"));
+    for (const key of ["m1", "m2"]) writeFileSync(join(root, "model", key), "x".repeat(20));
   }
 
-  it("lists downloads, compiled code and formatted bodies apart, with the commit each revision came from", () => {
+  it("lists downloads, compiled code, formatted bodies and models apart, with the commit each revision came from", () => {
     fill();
     const entries = cacheEntries(root).map((e) => [e.part, e.name, e.commit ?? null, e.bytes > 0]);
     expect(entries).toEqual([
@@ -61,18 +63,22 @@ describe("cache upkeep", () => {
       ["format", "f1", null, true],
       ["format", "f2", null, true],
       ["format", "f3", null, true],
+      ["model", "m1", null, true],
+      ["model", "m2", null, true],
     ]);
   });
 
-  it("keeps formatted bodies under their size limit, the least recently used going first", () => {
+  it("keeps formatted bodies and models each under the size limit, the least recently used going first", () => {
     fill();
     const now = Date.now();
     utimesSync(join(root, "format", "f2"), new Date(now - 3000), new Date(now - 3000));
     utimesSync(join(root, "format", "f1"), new Date(now - 2000), new Date(now - 2000));
     utimesSync(join(root, "format", "f3"), new Date(now - 1000), new Date(now - 1000));
-    expect(pruneCache(root, now, 30, 25).map((e) => e.name)).toEqual(["f2"]);
-    expect(pruneCache(root, now, 30, 9).map((e) => e.name)).toEqual(["f3", "f1"]);
-    expect(cacheEntries(root).filter((e) => e.part === "format")).toEqual([]);
+    utimesSync(join(root, "model", "m1"), new Date(now - 1000), new Date(now - 1000));
+    // 30 bytes of bodies and 40 of models: each part is held to the limit apart.
+    expect(pruneCache(root, now, 30, 25).map((e) => e.name)).toEqual(["f2", "m1"]);
+    expect(pruneCache(root, now, 30, 9).map((e) => e.name)).toEqual(["f3", "f1", "m2"]);
+    expect(cacheEntries(root).filter((e) => e.part === "format" || e.part === "model")).toEqual([]);
     expect(cacheEntries(root).map((e) => e.name)).toEqual([
       "2025-06-18",
       "draft",
@@ -98,6 +104,8 @@ describe("cache upkeep", () => {
       "f1",
       "f2",
       "f3",
+      "m1",
+      "m2",
     ]);
   });
 
@@ -108,6 +116,8 @@ describe("cache upkeep", () => {
     expect(existsSync(join(root, "spec", "draft"))).toBe(true);
     clearCache(root, "format");
     expect(existsSync(join(root, "format"))).toBe(false);
+    clearCache(root, "model");
+    expect(existsSync(join(root, "model"))).toBe(false);
     expect(existsSync(join(root, "spec", "draft"))).toBe(true);
     clearCache(root);
     expect(cacheEntries(root)).toEqual([]);
