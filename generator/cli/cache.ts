@@ -3,6 +3,7 @@ import {
   clearCache,
   STALE_AFTER_DAYS,
   type CacheEntry,
+  type KeptPart,
 } from "../spec/cache-entries.js";
 import { cacheRootFor, type CliIO } from "./context.js";
 import { formatTable } from "./table.js";
@@ -25,9 +26,8 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
     return;
   }
   // Formatted bodies and loaded models are many files: one row for each part.
-  const grouped = { format: ["formatted", "module"], model: ["loaded", "model"] } as const;
   const rows = entries
-    .filter((e) => !(e.part in grouped))
+    .filter((e) => !(e.part in KEPT_ROWS))
     .map((e) => [
       e.part === "spec" ? "download" : "compiled",
       e.name,
@@ -35,7 +35,7 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
       size(e.bytes),
       day(e.lastUsed),
     ]);
-  for (const [part, [kind, noun]] of Object.entries(grouped)) {
+  for (const [part, [kind, noun]] of Object.entries(KEPT_ROWS)) {
     const files = entries.filter((e) => e.part === part);
     if (files.length > 0)
       rows.push([
@@ -51,6 +51,12 @@ export function cacheCommand(args: { clear?: boolean | undefined }, io: CliIO): 
     `total ${size(total(entries))}; entries unused for ${STALE_AFTER_DAYS} days are pruned after each generation\n`,
   );
 }
+
+/** Each kept part's row: its kind, and what one of its files is. */
+const KEPT_ROWS: Record<KeptPart, readonly [string, string]> = {
+  format: ["formatted", "module"],
+  model: ["loaded", "model"],
+};
 
 const day = (date: Date): string => date.toISOString().slice(0, 10);
 

@@ -63,7 +63,10 @@ export function enableCompileCache(dir: string): CompileCache {
   };
 }
 
-/** The schema parser's CommonJS bundles, in load order: TypeScript, ts-morph's common library, ts-morph (each found as its dependant finds it). */
+/**
+ * The schema parser's CommonJS bundles, in load order: TypeScript, ts-morph's common library and
+ * ts-morph, each found the way its dependant finds it.
+ */
 function parserBundles(): string[] {
   const tsMorph = createRequire(import.meta.url).resolve("ts-morph");
   const common = createRequire(tsMorph).resolve("@ts-morph/common");

@@ -54,6 +54,9 @@ export interface RunResult {
   changedOptions?: string[];
 }
 
+/** The schema loader's module, imported on demand (its TypeScript is most of a run's start-up). */
+type LoaderModule = typeof import("../load/index.js");
+
 /** One output folder's work, run once, or again by `--watch` when `watched` changes. */
 export interface Job {
   watched: string;
@@ -100,20 +103,21 @@ async function prepareJobs(
   const kept = keptFiles(formatCacheDir(cacheRootFor(io)));
   const models = keptFiles(modelCacheDir(cacheRootFor(io)));
 
+  // The loader (TypeScript, ts-morph) is loaded only for a schema the model cache does not hold.
+  let loader: Promise<LoaderModule> | undefined;
+  const loaded = (): Promise<LoaderModule> => {
+    if (!loader) {
+      compileCache.preloadParser();
+      loader = import("../load/index.js");
+    }
+    return loader;
+  };
+
   const jobs: Job[] = [];
   if (located.length > 0) {
-    // The loader (TypeScript, ts-morph) is loaded only for a schema the model cache does not hold.
-    let loader: Promise<typeof import("../load/index.js")> | undefined;
-    const loaded = () => {
-      if (!loader) {
-        compileCache.preloadParser();
-        loader = import("../load/index.js");
-      }
-      return loader;
-    };
     // The run's first loads (each revision and the legacy ones it serves) share one TypeScript
     // project; a --watch reload gets a project of its own, so a long watch does not accumulate them.
-    let project: import("../load/index.js").SchemaProject | undefined;
+    let project: ReturnType<LoaderModule["schemaProject"]> | undefined;
     const load = cachedModels(models, async (schemaFile, revision) => {
       const { loadModel, schemaProject } = await loaded();
       project ??= schemaProject();
@@ -132,7 +136,7 @@ async function prepareJobs(
         listedByName.get(revision) ?? (await resolveForCli(revision, request, io)),
       (schema) => load(schema.schemaFile, schema.revision),
     );
-    const run = await revisionRunner(request, io, revisions.length, kept, [kept, models]);
+    const run = await revisionRunner(request, io, revisions.length, kept, models);
     for (const schema of located) {
       let preloaded = first.get(schema.revision);
       jobs.push({
@@ -149,10 +153,7 @@ async function prepareJobs(
       });
     }
   }
-  if (request.tools) {
-    compileCache.preloadParser();
-    jobs.push(await toolsJob(request.tools, request, io));
-  }
+  if (request.tools) jobs.push(await toolsJob(request.tools, request, io, loaded));
   return { jobs, saveCompiled: () => compileCache.save() };
 }
 
@@ -166,7 +167,7 @@ async function revisionRunner(
   io: CliIO,
   count: number,
   kept: KeptFiles,
-  stores: readonly KeptFiles[],
+  models: KeptFiles,
 ) {
   const version = generatorVersion();
   const releases = releasesOf(readRevisions());
@@ -208,7 +209,7 @@ async function revisionRunner(
     };
     const result = { name: schema.revision, outDir, origin: schema.origin };
     if (check) {
-      const files = await keptIfDone(stores, () =>
+      const files = await keptIfDone([kept, models], () =>
         inSchemaFile(schema.schemaFile, model.source.file, () =>
           renderRevision(model, version, options, kept),
         ),
@@ -218,7 +219,7 @@ async function revisionRunner(
         ...compared(outDir, files, io, { regenerate: options.regenerate, table: GENERATE_OPTIONS }),
       };
     }
-    const written = await keptIfDone(stores, () =>
+    const written = await keptIfDone([kept, models], () =>
       inSchemaFile(schema.schemaFile, model.source.file, () => writeRevision(model, options)),
     );
     const ms = Math.round(performance.now() - started);
@@ -250,9 +251,10 @@ async function toolsJob(
   tools: NonNullable<GenerateRequest["tools"]>,
   request: GenerateRequest,
   io: CliIO,
+  loaded: () => Promise<LoaderModule>,
 ): Promise<Job> {
   const [{ loadModel }, { renderTools }, { writeOutput }] = await Promise.all([
-    import("../load/index.js"),
+    loaded(),
     import("../emit/tools/render.js"),
     import("../emit/write.js"),
   ]);

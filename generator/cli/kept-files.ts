@@ -33,13 +33,13 @@ export function keptFiles(dir: string): KeptFiles {
         return pending.get(key);
       }
     },
-    set(key, formatted) {
-      pending.set(key, formatted);
+    set(key, text) {
+      pending.set(key, text);
     },
     save() {
       try {
         if (pending.size > 0) mkdirSync(dir, { recursive: true });
-        for (const [key, formatted] of pending) writeWhole(join(dir, key), formatted);
+        for (const [key, text] of pending) writeWhole(join(dir, key), text);
       } catch {
         // not kept: the next run makes it again
       }

@@ -19,7 +19,8 @@ export const STALE_AFTER_DAYS = 30;
 export const KEPT_PART_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The parts of many files, each added by runs as they go, that are held to `KEPT_PART_MAX_BYTES`. */
-const KEPT_PARTS = ["format", "model"] as const;
+export const KEPT_PARTS = ["format", "model"] as const;
+export type KeptPart = (typeof KEPT_PARTS)[number];
 
 export interface PinStamp {
   commit: string;
@@ -27,7 +28,7 @@ export interface PinStamp {
 }
 
 export interface CacheEntry {
-  part: "spec" | "v8" | (typeof KEPT_PARTS)[number];
+  part: "spec" | "v8" | KeptPart;
   /** Revision name, or the compiled code's, formatted body's or loaded model's file name. */
   name: string;
   path: string;
