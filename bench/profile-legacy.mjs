@@ -1,5 +1,7 @@
 // Profiling aid (not part of npm run bench): one legacy session over HTTP at c=1 against the
-// dual-era echo server started with --cpu-prof; N calls, then the profile's top functions by self time.
+// dual-era echo server started with --cpu-prof; N calls, then the profile's path.
+// PROF_INTERVAL: the sampling interval in µs (default 1000; at c=1 a request takes ~50 µs of CPU, so
+// 1000 gives only one sample per twenty requests).
 //   node bench/profile-legacy.mjs [calls] [profile dir]
 import { Agent } from "node:http";
 import { readdirSync } from "node:fs";
@@ -11,7 +13,13 @@ const calls = Number(process.argv[2] ?? 20000);
 const dir = process.argv[3] ?? join(ROOT, ".bench-tmp", "prof");
 const jsDir = process.env.MCP_GEN_JS_DIR ?? join(ROOT, ".bench-tmp", "js", "2026-07-28+2025-11-25");
 const server = { key: "ours", label: "ours", file: process.env.PROF_SERVER ?? "ours-echo.mjs" };
-const proc = startServer(server, ["--port", "0"], jsDir, ["--cpu-prof", "--cpu-prof-dir", dir]);
+const proc = startServer(server, ["--port", "0"], jsDir, [
+  "--cpu-prof",
+  "--cpu-prof-dir",
+  dir,
+  "--cpu-prof-interval",
+  process.env.PROF_INTERVAL ?? "1000",
+]);
 const url = await listeningUrl(server, proc);
 // PROF_STRACE=file: the server's system calls counted (strace -c) over the calls.
 let strace;
