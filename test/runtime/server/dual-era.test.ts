@@ -111,6 +111,16 @@ describe("over stdio", () => {
     });
   });
 
+  it("a `__proto__` key in a request's params is data: it lends the request no name", async () => {
+    const c = await session(makeServer());
+    const smuggled = '{"__proto__":{"name":"smuggled"}}';
+    c.send(JSON.parse(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":${smuggled}}`));
+    expect((await c.reply(2)).error).toMatchObject({ code: -32602 });
+    const named = `{"name":"plain","__proto__":{"name":"smuggled"}}`;
+    c.send(JSON.parse(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":${named}}`));
+    expect((await c.reply(3)).result.content).toEqual([{ type: "text", text: "echo plain" }]);
+  });
+
   it("methods of the legacy revision with no modern form (tasks/*) are not found", async () => {
     const c = await session(makeServer());
     c.send({ jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} });
