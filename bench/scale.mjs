@@ -7,10 +7,12 @@
 //   redis ×1            one process, sessions in Redis (what the store costs)
 //   redis ×3 + haproxy  three processes sharing Redis behind haproxy (the scale-out)
 // at concurrency 1 and 16 (each client its own session), best of ROUNDS rounds of DURATION_MS,
-// each loop bounded by MAX_REQUESTS. Beside them, what spreading alone costs on this machine: the same
-// echo as modern requests (stateless, `_meta`, no store needed) to memory ×1 and to three in-memory
-// processes behind haproxy (memory ×3 + haproxy). redis-server and haproxy are started here (Debian's packages:
-// apt-get install -y redis-server haproxy). Ratios are each ÷ memory ×1.
+// each loop bounded by MAX_REQUESTS. Beside them, what spreading alone costs on this machine: the
+// same echo as modern requests (stateless, `_meta`, no store needed) to one in-memory process, alone
+// and behind haproxy, and to three behind haproxy; and the same three setups of the bare echo server
+// (bench/servers/bare-echo.mjs), the floor any node:http server stands on. redis-server and haproxy
+// are started here (Debian's packages: apt-get install -y redis-server haproxy). A table of figures,
+// then one of ratios, each setup ÷ the setups it is compared against (SETUPS' `against`).
 //
 //   node bench/scale.mjs     # after npm run build
 import { execFileSync, spawn } from "node:child_process";
@@ -40,17 +42,71 @@ import {
 } from "./server.mjs";
 
 const VERSION = "2025-11-25";
+/**
+ * Each setup, and the setups its figures are divided by (`against`): the store and the proxy each
+ * against one process alone, the spread also against one process behind the same haproxy (what
+ * spreading adds to the proxy's own cost), the bare servers against the bare one.
+ */
 const SETUPS = [
-  { key: "memory", label: "memory ×1", processes: 1, redis: false, proxy: false },
-  { key: "memoryProxy", label: "memory ×1 + haproxy", processes: 1, redis: false, proxy: true },
-  { key: "redis", label: "redis ×1", processes: 1, redis: true, proxy: false },
-  { key: "redis3", label: "redis ×3 + haproxy", processes: 3, redis: true, proxy: true },
-  { key: "memory3", label: "memory ×3 + haproxy", processes: 3, redis: false, proxy: true },
+  { key: "memory", label: "memory ×1", processes: 1, redis: false, proxy: false, against: [] },
+  {
+    key: "memoryProxy",
+    label: "memory ×1 + haproxy",
+    processes: 1,
+    redis: false,
+    proxy: true,
+    against: ["memory"],
+  },
+  { key: "redis", label: "redis ×1", processes: 1, redis: true, proxy: false, against: ["memory"] },
+  {
+    key: "redis3",
+    label: "redis ×3 + haproxy",
+    processes: 3,
+    redis: true,
+    proxy: true,
+    against: ["memory", "memoryProxy"],
+  },
+  {
+    key: "memory3",
+    label: "memory ×3 + haproxy",
+    processes: 3,
+    redis: false,
+    proxy: true,
+    against: ["memory", "memoryProxy"],
+  },
+  // What spreading costs any node:http server on this machine: bench/servers/bare-echo.mjs.
+  {
+    key: "bare",
+    label: "bare ×1",
+    processes: 1,
+    redis: false,
+    proxy: false,
+    bare: true,
+    against: [],
+  },
+  {
+    key: "bareProxy",
+    label: "bare ×1 + haproxy",
+    processes: 1,
+    redis: false,
+    proxy: true,
+    bare: true,
+    against: ["bare"],
+  },
+  {
+    key: "bare3",
+    label: "bare ×3 + haproxy",
+    processes: 3,
+    redis: false,
+    proxy: true,
+    bare: true,
+    against: ["bare", "bareProxy"],
+  },
 ];
-/** Which setups serve which workload: sessions need one process or a shared store. */
+/** Which setups serve which workload: sessions need one process or a shared store (bare has neither). */
 const WORKLOADS = {
   legacy: ["memory", "memoryProxy", "redis", "redis3"],
-  modern: ["memory", "memory3"],
+  modern: ["memory", "memoryProxy", "memory3", "bare", "bareProxy", "bare3"],
 };
 const HEADERS = {
   "Content-Type": "application/json",
@@ -102,11 +158,12 @@ function pinClientSide() {
   );
 }
 
-function startEcho(jsDir, env) {
-  const script = join(ROOT, "bench", "servers", "scale-echo.mjs");
-  const [command, args] = PIN
-    ? [TASKSET, ["-c", SERVER_CORE, process.execPath, script]]
-    : [process.execPath, [script]];
+/** One echo server process: ours (scale-echo.mjs, REDIS_URL in `env` for the store) or the bare one. */
+function startEcho(jsDir, env, bare) {
+  const node = bare
+    ? [process.execPath, join(ROOT, "bench", "servers", "bare-echo.mjs"), "--port", "0"]
+    : [process.execPath, join(ROOT, "bench", "servers", "scale-echo.mjs")];
+  const [command, args] = PIN ? [TASKSET, ["-c", SERVER_CORE, ...node]] : [node[0], node.slice(1)];
   const child = spawn(command, args, {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, MCP_GEN_JS_DIR: jsDir, PORT: "0", ...env },
@@ -183,7 +240,7 @@ async function runSetup(setup, jsDir, dir) {
     if (redis) started.push(redis);
     const servers = [];
     for (let i = 0; i < setup.processes; i++) {
-      const server = await startEcho(jsDir, redis ? { REDIS_URL: redis.url } : {});
+      const server = await startEcho(jsDir, redis ? { REDIS_URL: redis.url } : {}, setup.bare);
       started.push({ stop: () => stopChild(server.child) });
       servers.push(server);
     }
@@ -264,26 +321,41 @@ export async function benchScale() {
     ["HTTP c=1 / c=16: redis-server CPU µs/req", (f) => [f.c1.redisUs, f.c16.redisUs], 0],
     ["HTTP c=1 / c=16: client CPU µs/req", (f) => [f.c1.clientUs, f.c16.clientUs], 0],
   ];
+  const setupsOf = (workload) => SETUPS.filter((s) => WORKLOADS[workload].includes(s.key));
   const table = (workload) => {
     const measured = figures[workload];
-    const setups = SETUPS.filter((s) => WORKLOADS[workload].includes(s.key));
     return Object.fromEntries(
       rows.map(([name, get, digits]) => {
         const row = {};
-        const pairOf = (value) =>
-          value.map((v) => (Number.isNaN(v) ? "-" : v.toFixed(digits))).join(" / ");
-        for (const setup of setups) {
+        for (const setup of setupsOf(workload)) {
           const value = get(measured[setup.key]);
-          row[setup.label] = Array.isArray(value) ? pairOf(value) : value.toFixed(digits);
+          row[setup.label] = Array.isArray(value)
+            ? value.map((v) => (Number.isNaN(v) ? "-" : v.toFixed(digits))).join(" / ")
+            : value.toFixed(digits);
         }
-        if (Array.isArray(get(measured.memory))) return [name, row];
-        for (const setup of setups.slice(1))
-          row[`${setup.label} ÷ memory ×1`] = (
-            get(measured[setup.key]) / get(measured.memory)
-          ).toFixed(2);
         return [name, row];
       }),
     );
+  };
+  const ratioColumns = [
+    ["c=1 req/s", (f) => f.c1.rps],
+    ["c=1 servers' CPU/req", (f) => f.c1.cpuUs],
+    ["c=16 req/s", (f) => f.c16.rps],
+    ["c=16 servers' CPU/req", (f) => f.c16.cpuUs],
+  ];
+  const ratios = (workload) => {
+    const measured = figures[workload];
+    const label = (key) => SETUPS.find((s) => s.key === key).label;
+    const table = {};
+    for (const setup of setupsOf(workload))
+      for (const anchor of setup.against.filter((key) => WORKLOADS[workload].includes(key)))
+        table[`${setup.label} ÷ ${label(anchor)}`] = Object.fromEntries(
+          ratioColumns.map(([name, get]) => [
+            name,
+            (get(measured[setup.key]) / get(measured[anchor])).toFixed(2),
+          ]),
+        );
+    return table;
   };
   const cores = PIN
     ? `the servers on core ${SERVER_CORE}, the client, haproxy and redis-server on the other${availableParallelism() > 2 ? "s" : ""} (BENCH_SCALE_PIN=0: unpinned)`
@@ -291,9 +363,13 @@ export async function benchScale() {
   const where = `best of ${ROUNDS} rounds of ${DURATION_MS} ms; ${cores}; over loopback`;
   console.log(`\nScale-out: legacy sessions (${VERSION}) calling echo; ${where}`);
   console.table(table("legacy"));
+  console.table(ratios("legacy"));
   console.log(`\nSpreading alone: modern requests (${MODERN}, stateless) calling echo; ${where}`);
   console.table(table("modern"));
-  console.log(`group took ${((now() - began) / 1000).toFixed(1)} s; ratios are ÷ memory ×1`);
+  console.table(ratios("modern"));
+  console.log(
+    `group took ${((now() - began) / 1000).toFixed(1)} s; ratios are each setup ÷ the one named`,
+  );
   return figures;
 }
 

@@ -36,6 +36,11 @@ if (args.includes("--stdio")) {
   });
 } else {
   const http = createServer((req, res) => {
+    // Only POST carries a message (haproxy's readiness probe in bench/scale.mjs is a GET).
+    if (req.method !== "POST") {
+      res.writeHead(405).end();
+      return;
+    }
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
