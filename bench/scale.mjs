@@ -43,65 +43,33 @@ import {
 
 const VERSION = "2025-11-25";
 /**
- * Each setup, and the setups its figures are divided by (`against`): the store and the proxy each
- * against one process alone, the spread also against one process behind the same haproxy (what
- * spreading adds to the proxy's own cost), the bare servers against the bare one.
+ * A setup: which server (`memory`: ours, no store; `redis`: ours, sessions in Redis; `bare`:
+ * bench/servers/bare-echo.mjs, what spreading costs any node:http server here), how many processes,
+ * behind haproxy or not, and the setups its figures are divided by (`against`): the store and the
+ * proxy against one process alone, the spread also against one process behind the same haproxy
+ * (what spreading adds to the proxy's own cost).
  */
+function setup(key, server, processes, proxy, against = []) {
+  const label = `${server} ×${processes}${proxy ? " + haproxy" : ""}`;
+  return {
+    key,
+    label,
+    processes,
+    proxy,
+    redis: server === "redis",
+    bare: server === "bare",
+    against,
+  };
+}
 const SETUPS = [
-  { key: "memory", label: "memory ×1", processes: 1, redis: false, proxy: false, against: [] },
-  {
-    key: "memoryProxy",
-    label: "memory ×1 + haproxy",
-    processes: 1,
-    redis: false,
-    proxy: true,
-    against: ["memory"],
-  },
-  { key: "redis", label: "redis ×1", processes: 1, redis: true, proxy: false, against: ["memory"] },
-  {
-    key: "redis3",
-    label: "redis ×3 + haproxy",
-    processes: 3,
-    redis: true,
-    proxy: true,
-    against: ["memory", "memoryProxy"],
-  },
-  {
-    key: "memory3",
-    label: "memory ×3 + haproxy",
-    processes: 3,
-    redis: false,
-    proxy: true,
-    against: ["memory", "memoryProxy"],
-  },
-  // What spreading costs any node:http server on this machine: bench/servers/bare-echo.mjs.
-  {
-    key: "bare",
-    label: "bare ×1",
-    processes: 1,
-    redis: false,
-    proxy: false,
-    bare: true,
-    against: [],
-  },
-  {
-    key: "bareProxy",
-    label: "bare ×1 + haproxy",
-    processes: 1,
-    redis: false,
-    proxy: true,
-    bare: true,
-    against: ["bare"],
-  },
-  {
-    key: "bare3",
-    label: "bare ×3 + haproxy",
-    processes: 3,
-    redis: false,
-    proxy: true,
-    bare: true,
-    against: ["bare", "bareProxy"],
-  },
+  setup("memory", "memory", 1, false),
+  setup("memoryProxy", "memory", 1, true, ["memory"]),
+  setup("redis", "redis", 1, false, ["memory"]),
+  setup("redis3", "redis", 3, true, ["memory", "memoryProxy"]),
+  setup("memory3", "memory", 3, true, ["memory", "memoryProxy"]),
+  setup("bare", "bare", 1, false),
+  setup("bareProxy", "bare", 1, true, ["bare"]),
+  setup("bare3", "bare", 3, true, ["bare", "bareProxy"]),
 ];
 /** Which setups serve which workload: sessions need one process or a shared store (bare has neither). */
 const WORKLOADS = {

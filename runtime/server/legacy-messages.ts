@@ -138,7 +138,25 @@ function legacyParams(
 ): Record<string, unknown> | undefined {
   const meta = params?.[metaField];
   if (!params || !isRecord(meta)) return params;
-  return { ...params, [metaField]: legacyMeta(protocol, meta) };
+  return withField(params, metaField, legacyMeta(protocol, meta));
+}
+
+/**
+ * `{ ...record, [field]: value }` for the model's own field names (`field` is assigned), without
+ * the spread: V8 copies an object `JSON.parse` built by spread through its slow path (on the legacy
+ * request path, 1.1 against 0.39 µs, and a slower params check of the copy). Only an own
+ * `__proto__` key, which `Object.assign` would make the copy's prototype, takes the spread.
+ */
+export function withField(
+  record: Record<string, unknown>,
+  field: string,
+  value: unknown,
+): Record<string, unknown> {
+  const copy: Record<string, unknown> = Object.hasOwn(record, "__proto__")
+    ? { ...record }
+    : Object.assign({}, record);
+  copy[field] = value;
+  return copy;
 }
 
 /**
@@ -183,14 +201,10 @@ export class LegacyDelivery extends LazyAbort implements Delivery {
   notify(notification: JsonRpcNotification): void {
     const { protocol } = this.legacySession;
     if (!protocol.notifications.includes(notification.method)) return;
-    const params = notification.params;
-    const meta = isRecord(params) ? params[this.metaField] : undefined;
-    if (isRecord(params) && isRecord(meta))
-      this.inner.notify({
-        ...notification,
-        params: { ...params, [this.metaField]: legacyMeta(protocol, meta) },
-      });
-    else this.inner.notify(notification);
+    const params = legacyParams(protocol, notification.params, this.metaField);
+    this.inner.notify(
+      params && params !== notification.params ? { ...notification, params } : notification,
+    );
   }
 
   /** Where a request to the client goes: the underlying transport, as it is. */
