@@ -331,21 +331,42 @@ export class Exchange extends LazyAbort implements Delivery {
     };
   }
 
-  /** Delivers the outcome now if it is ready, else once it is. */
+  /**
+   * Delivers the outcome now if it is ready, else once it is; in a session shared through a store,
+   * after writing it there if the request changed it (a session left as it was is answered as soon
+   * as without a store).
+   */
   private settle(outcome: unknown): void {
     const { shared } = this.config;
-    if (shared && this.sessionRecord !== undefined) return this.settleShared(shared, outcome);
-    if (!isThenable(outcome)) return this.deliver(outcome as Outcome);
+    if (shared && this.sessionRecord !== undefined && !this.inSession)
+      return this.settleOpening(shared, outcome);
+    const answer =
+      shared && this.inSession
+        ? (settled: Outcome) => this.saveThenDeliver(shared, settled)
+        : (settled: Outcome) => this.deliver(settled);
+    if (!isThenable(outcome)) return answer(outcome as Outcome);
     Promise.resolve(outcome as PromiseLike<Outcome>)
-      .then(
-        (settled) => this.deliver(settled),
-        (error: unknown) => this.deliver(this.handlerThrew(error)),
-      )
+      .then(answer, (error: unknown) => answer(this.handlerThrew(error)))
       .catch((error: unknown) => failed(this.config, this.res, error));
   }
 
-  /** A session shared through a store is written there (new, or changed) before the client hears back. */
-  private settleShared(shared: SharedSessions, outcome: unknown): void {
+  /** Answers in a shared session once it is written back; at once when the request left it as it was. */
+  private saveThenDeliver(shared: SharedSessions, outcome: Outcome): void {
+    let saving: Promise<void> | undefined;
+    try {
+      saving = shared.save(this.sessionRecord!, ownerOf(this.req));
+    } catch (error) {
+      return failed(this.config, this.res, error);
+    }
+    if (saving === undefined) return this.deliver(outcome);
+    saving.then(
+      () => this.deliver(outcome),
+      (error: unknown) => failed(this.config, this.res, error),
+    );
+  }
+
+  /** A request outside any session on a shared store: the session it opened is stored before the client hears of it. */
+  private settleOpening(shared: SharedSessions, outcome: unknown): void {
     Promise.resolve(outcome as PromiseLike<Outcome>)
       .then(
         (settled) => settled,
@@ -353,10 +374,8 @@ export class Exchange extends LazyAbort implements Delivery {
       )
       .then(async (settled) => {
         const record = this.sessionRecord!;
-        const owner = ownerOf(this.req);
-        if (this.inSession) await shared.save(record, owner);
-        else if (hasKeys(record))
-          this.sharedId = await shared.create(record, owner, this.client.key);
+        if (hasKeys(record))
+          this.sharedId = await shared.create(record, ownerOf(this.req), this.client.key);
         this.deliver(settled);
       })
       .catch((error: unknown) => failed(this.config, this.res, error));

@@ -15,6 +15,8 @@ import { attachExchange, Exchange } from "./exchange.js";
 import { ownerOf } from "./sessions.js";
 import { sessionRequest } from "./session-requests.js";
 import { busy, failed, refuse } from "./framing.js";
+import type { SharedSessions } from "./shared.js";
+import { isThenable } from "../transport.js";
 
 export function serve(config: Config, req: HttpIn, res: HttpOut): void {
   if (!config.anyPath) {
@@ -69,15 +71,18 @@ export function serve(config: Config, req: HttpIn, res: HttpOut): void {
   const sessionId = req.headers["mcp-session-id"];
   let session: Record<string, unknown> | undefined;
   if (sessionId !== undefined) {
-    // Sessions shared between processes are read from the store first (see shared.ts).
+    // Sessions shared between processes are read from the store first, unless this process
+    // holds a copy it can trust (see shared.ts).
     if (config.shared && typeof sessionId === "string") {
-      config.shared
-        .resolve(sessionId, ownerOf(req))
-        .then((shared) =>
-          shared
-            ? admit(config, req, res, accepts, shared)
-            : refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found"),
-        )
+      let shared: ReturnType<SharedSessions["resolve"]>;
+      try {
+        shared = config.shared.resolve(sessionId, ownerOf(req));
+      } catch (error) {
+        return failed(config, res, error);
+      }
+      if (!isThenable(shared)) return admitShared(config, req, res, accepts, shared);
+      shared
+        .then((record) => admitShared(config, req, res, accepts, record))
         .catch((error: unknown) => failed(config, res, error));
       return;
     }
@@ -85,6 +90,18 @@ export function serve(config: Config, req: HttpIn, res: HttpOut): void {
       typeof sessionId === "string" ? config.sessions.get(sessionId, ownerOf(req)) : undefined;
     if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   }
+  admit(config, req, res, accepts, session);
+}
+
+/** `admit` in a session shared through a store, once found (else 404, as for a session of this process). */
+function admitShared(
+  config: Config,
+  req: HttpIn,
+  res: HttpOut,
+  accepts: Acceptance,
+  session: Record<string, unknown> | undefined,
+): void {
+  if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   admit(config, req, res, accepts, session);
 }
 

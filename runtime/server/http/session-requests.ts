@@ -57,8 +57,8 @@ function sharedSessionRequest(
   if (typeof id !== "string")
     return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
   const lastEventId = req.headers["last-event-id"];
-  shared
-    .resolve(id, ownerOf(req))
+  Promise.resolve()
+    .then(() => shared.resolve(id, ownerOf(req)))
     .then(async (record) => {
       if (!record) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
       req.resume();

@@ -111,11 +111,15 @@ export class SharedSessions {
       );
   }
 
-  /** The record of session `id` when `owner` opened it (else undefined: unknown, ended, or another's). */
-  async resolve(
+  /**
+   * The record of session `id` when `owner` opened it (else undefined: unknown, ended, or
+   * another's): at once from a trusted copy (the request goes on in the same turn, as it does
+   * without a store), else once the store has been read.
+   */
+  resolve(
     id: string,
     owner: string | undefined,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined> {
     const known = this.copies.get(id);
     if (
       known !== undefined &&
@@ -126,6 +130,14 @@ export class SharedSessions {
       if (known.owner !== owner) return undefined;
       return this.use(id, known);
     }
+    return this.read(id, owner);
+  }
+
+  /** `resolve` from the store. */
+  private async read(
+    id: string,
+    owner: string | undefined,
+  ): Promise<Record<string, unknown> | undefined> {
     // Trusted later only if the bus was heard, with no trouble, from before the read began (no
     // change can slip between).
     const epoch = this.epoch;
@@ -250,11 +262,11 @@ export class SharedSessions {
     ]);
   }
 
-  /** Writes a session's snapshot back when its request changed it. */
-  async save(record: Record<string, unknown>, owner: string | undefined): Promise<void> {
+  /** Writes a session's snapshot back when its request changed it (else undefined: nothing to wait for). */
+  save(record: Record<string, unknown>, owner: string | undefined): Promise<void> | undefined {
     const id = (record as Record<symbol, unknown>)[SESSION_ID];
     const copy = typeof id === "string" ? this.copies.get(id) : undefined;
-    if (copy && copy.record === record) await this.persist(id as string, copy, owner);
+    return copy && copy.record === record ? this.persist(id as string, copy, owner) : undefined;
   }
 
   /** Ends a session everywhere (DELETE). */
@@ -368,13 +380,23 @@ export class SharedSessions {
     held.res.write(`id: ${event.id}\nevent: message\ndata: ${event.line}\n\n`);
   }
 
-  private async persist(id: string, copy: Copy, owner: string | undefined): Promise<void> {
+  /** Writes a session's copy to the store, unless it is as saved (undefined then). */
+  private persist(id: string, copy: Copy, owner: string | undefined): Promise<void> | undefined {
     const saved: Saved = {
       owner: owner ?? null,
       state: this.handler.snapshotSession?.(copy.record as Record<string, unknown>) ?? {},
     };
     const text = JSON.stringify(saved);
-    if (text === copy.saved) return;
+    return text === copy.saved ? undefined : this.writeBack(id, copy, owner, saved, text);
+  }
+
+  private async writeBack(
+    id: string,
+    copy: Copy,
+    owner: string | undefined,
+    saved: Saved,
+    text: string,
+  ): Promise<void> {
     const epoch = this.epoch;
     // The write and its announcement go out together (in order on the store's connection): one
     // round trip, not two.

@@ -7,6 +7,7 @@
  * subscribed sessions only; a single-use requestState opens once across both; a modern listen
  * stream on B gets what A publishes. The Redis store and real processes: test/runtime/server/scale-out-redis.
  */
+import { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Handlers } from "../../../generated/dual/index.js";
 import { MemoryStore } from "../../../generated/dual/runtime/server/store.js";
@@ -26,6 +27,8 @@ const elicit = {
 };
 
 const closers: Array<() => unknown> = [];
+/** Microtask turns run since the `turn` tool was called; at its response's end, `depthAtEnd`. */
+let depth = 0;
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
@@ -38,69 +41,79 @@ interface Limits {
 
 /** Two servers (A, B) on one store, listening; `name` tells their answers apart. */
 async function pair(limits: Limits = {}, store = new MemoryStore()) {
-  const make = async (name: string) => {
-    const handlers: Handlers = {
-      "tools/list": () => ({ tools: [{ name: "ask", inputSchema: { type: "object" } }] }),
-      "tools/call": (params, ctx) => {
-        if (params.name === "whoami") return { content: [{ type: "text", text: name }] };
-        const answer = ctx.inputResponses.name as { content?: { name?: string } } | undefined;
-        if (!answer) return ctx.inputRequired({ name: elicit }, { asked: name });
-        const asked = (ctx.state as { asked: string }).asked;
-        return {
-          content: [{ type: "text", text: `${answer.content?.name} asked by ${asked} on ${name}` }],
-        };
-      },
-      "resources/list": () => ({ resources: [] }),
-      "resources/read": (params) => ({ contents: [{ uri: params.uri, text: "" }] }),
-    };
-    const server = createServer({
-      info: { name, version: "1.0.0" },
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
-      handlers,
-      store,
-      secret: SECRET,
-      requestStateSingleUse: true,
-      log: () => undefined,
-      ...(limits.legacy ? { legacy: limits.legacy } : {}),
-    });
-    const handle = await listenOn(server, { port: 0, ...limits.listen });
-    closers.push(
-      () => handle.close(0),
-      () => server.close(),
-    );
-    const post = (body: Msg, headers: Record<string, string> = {}) =>
-      fetch(handle.url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      });
-    const stream = (session: string, lastEventId?: string) => {
-      const controller = new AbortController();
-      closers.push(() => controller.abort());
-      return fetch(handle.url, {
-        method: "GET",
-        headers: {
-          "Mcp-Session-Id": session,
-          Accept: "text/event-stream",
-          ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
-        },
-        signal: controller.signal,
-      }).then((res) => ({
-        res,
-        reader: res.body!.pipeThrough(new TextDecoderStream()).getReader(),
-        controller,
-      }));
-    };
-    return { server, url: handle.url, post, stream };
-  };
-  return { store, a: await make("A"), b: await make("B") };
+  return { store, a: await serverOn(store, "A", limits), b: await serverOn(store, "B", limits) };
 }
 
-type Server = Awaited<ReturnType<typeof pair>>["a"];
+/** One server of a pair on `store` (undefined: none, its sessions its own), listening. */
+async function serverOn(store: MemoryStore | undefined, name: string, limits: Limits = {}) {
+  const handlers: Handlers = {
+    "tools/list": () => ({ tools: [{ name: "ask", inputSchema: { type: "object" } }] }),
+    "tools/call": (params, ctx) => {
+      if (params.name === "whoami") return { content: [{ type: "text", text: name }] };
+      if (params.name === "turn") {
+        depth = 0;
+        const step = () => {
+          if (++depth < 100) queueMicrotask(step);
+        };
+        queueMicrotask(step);
+        return { content: [] };
+      }
+      const answer = ctx.inputResponses.name as { content?: { name?: string } } | undefined;
+      if (!answer) return ctx.inputRequired({ name: elicit }, { asked: name });
+      const asked = (ctx.state as { asked: string }).asked;
+      return {
+        content: [{ type: "text", text: `${answer.content?.name} asked by ${asked} on ${name}` }],
+      };
+    },
+    "resources/list": () => ({ resources: [] }),
+    "resources/read": (params) => ({ contents: [{ uri: params.uri, text: "" }] }),
+  };
+  const server = createServer({
+    info: { name, version: "1.0.0" },
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+    handlers,
+    ...(store ? { store } : {}),
+    secret: SECRET,
+    requestStateSingleUse: store !== undefined,
+    log: () => undefined,
+    ...(limits.legacy ? { legacy: limits.legacy } : {}),
+  });
+  const handle = await listenOn(server, { port: 0, ...limits.listen });
+  closers.push(
+    () => handle.close(0),
+    () => server.close(),
+  );
+  const post = (body: Msg, headers: Record<string, string> = {}) =>
+    fetch(handle.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  const stream = (session: string, lastEventId?: string) => {
+    const controller = new AbortController();
+    closers.push(() => controller.abort());
+    return fetch(handle.url, {
+      method: "GET",
+      headers: {
+        "Mcp-Session-Id": session,
+        Accept: "text/event-stream",
+        ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+      },
+      signal: controller.signal,
+    }).then((res) => ({
+      res,
+      reader: res.body!.pipeThrough(new TextDecoderStream()).getReader(),
+      controller,
+    }));
+  };
+  return { server, url: handle.url, post, stream };
+}
+
+type Server = Awaited<ReturnType<typeof serverOn>>;
 
 /** Opens a legacy session on `server`: its id. */
 async function open(server: Server): Promise<string> {
@@ -207,6 +220,34 @@ describe("two servers sharing a MemoryStore", () => {
     expect((await whoami(a, 9)).status).toBe(200);
     expect((await whoami(a, 10)).status).toBe(200);
     expect(reads).toHaveLength(2);
+  });
+
+  it("a request in a session the server trusts its copy of, left as it was, is answered as soon as without a store", async () => {
+    // Counted in microtask turns after the handler returned, until the response ended: reading
+    // and writing the store may wait, a trusted copy left unchanged has nothing to wait for.
+    const turnsToAnswer = async (server: Server) => {
+      const session = await open(server);
+      let atEnd: number | undefined;
+      const end = ServerResponse.prototype.end;
+      ServerResponse.prototype.end = function (this: ServerResponse, ...args: unknown[]) {
+        atEnd ??= depth;
+        return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as typeof end;
+      try {
+        const called = await server.post(
+          { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "turn", arguments: {} } },
+          onSession(session),
+        );
+        expect((await called.json()).result).toEqual({ content: [] });
+      } finally {
+        ServerResponse.prototype.end = end;
+      }
+      return atEnd;
+    };
+    const { a } = await pair();
+    const alone = await turnsToAnswer(await serverOn(undefined, "alone"));
+    expect(alone).toBeLessThan(100);
+    expect(await turnsToAnswer(a)).toBe(alone);
   });
 
   it("after the store's trouble (a failed call, a connection lost or back) a server reads its copy again, once", async () => {
