@@ -5,7 +5,8 @@
  * GET stream on the other, and a client resuming with Last-Event-ID gets what it missed; an
  * elicitation's answer POSTed to B reaches the call waiting on A; resource updates go to the
  * subscribed sessions only; a single-use requestState opens once across both; a modern listen
- * stream on B gets what A publishes. The Redis store and real processes: test/runtime/server/scale-out-redis.
+ * stream on B gets what A publishes; a request in a session a server trusts its copy of, left as it
+ * was, is answered as soon as without a store. The Redis store and real processes: test/runtime/server/scale-out-redis.
  */
 import { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ const elicit = {
 };
 
 const closers: Array<() => unknown> = [];
-/** Microtask turns run since the `turn` tool was called; at its response's end, `depthAtEnd`. */
+/** Microtask turns run since the `turn` tool's handler returned (it queues a chain of 100). */
 let depth = 0;
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
