@@ -46,10 +46,16 @@ interface Copy {
   epoch: number | null;
 }
 
-/** The GET stream a process holds for a session, and the last event written to it. */
+/** The GET stream a process holds for a session. */
 interface Held {
   res: HttpOut;
-  last: string | undefined;
+  /**
+   * The last event the client had when the stream went live: the one it resumed after, or the last
+   * the replay wrote. A live event at or before it was in the log when the log was read (the client
+   * has it) and is not written again; every other one is, in the order it is announced, which is
+   * not the log's when two processes send to the session at once.
+   */
+  upTo: string | undefined;
   /** Live events that came while the log was being replayed; `null` once it has been. */
   waiting: Array<{ id: string; line: string }> | null;
   keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -312,7 +318,7 @@ export class SharedSessions {
     await this.listen();
     this.streams.get(id)?.res.end();
     const after = lastEventId !== undefined && isEventId(lastEventId) ? lastEventId : undefined;
-    const held: Held = { res, last: after, waiting: [], keepAlive: undefined };
+    const held: Held = { res, upTo: after, waiting: [], keepAlive: undefined };
     this.streams.set(id, held);
     res.on("close", () => {
       if (held.keepAlive !== undefined) clearInterval(held.keepAlive);
@@ -326,9 +332,11 @@ export class SharedSessions {
     }
     // Only a resuming client gets the log, as a process of its own would replay it.
     const missed = after === undefined ? [] : await this.store.read(STORE_KEYS.events(id), after);
+    for (const event of missed) this.write(held, event);
+    if (missed.length > 0) held.upTo = missed[missed.length - 1]!.id;
     const waiting = held.waiting ?? [];
     held.waiting = null;
-    for (const event of [...missed, ...waiting]) this.write(held, event);
+    for (const event of waiting) this.write(held, event);
   }
 
   /** Stops listening and ends the streams this process holds. */
@@ -372,10 +380,9 @@ export class SharedSessions {
     else this.write(held, { id: event.id, line: event.line });
   }
 
-  /** Writes one event, unless the stream already has it (replayed, then announced). */
+  /** Writes one event, unless the client has it (`Held.upTo`). */
   private write(held: Held, event: { id: string; line: string }): void {
-    if (held.last !== undefined && compareEventIds(event.id, held.last) <= 0) return;
-    held.last = event.id;
+    if (held.upTo !== undefined && compareEventIds(event.id, held.upTo) <= 0) return;
     if (held.res.writableEnded || held.res.destroyed) return;
     held.res.write(`id: ${event.id}\nevent: message\ndata: ${event.line}\n\n`);
   }

@@ -11,7 +11,7 @@
 import { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Handlers } from "../../../generated/dual/index.js";
-import { MemoryStore } from "../../../generated/dual/runtime/server/store.js";
+import { MemoryStore, STORE_KEYS } from "../../../generated/dual/runtime/server/store.js";
 import { CC, PV, defaultHeaders, parseSse, type Msg } from "../../helpers/server-harness.js";
 import { listenOn } from "../../helpers/http-paths.js";
 
@@ -304,6 +304,42 @@ describe("two servers sharing a MemoryStore", () => {
     const fresh = await b.stream(session);
     a.server.publish({ method: "notifications/tools/list_changed" });
     expect(await events(fresh.reader, 1)).toHaveLength(1);
+  });
+
+  it("two messages sent to a session from two servers reach its stream both, whichever is announced first", async () => {
+    // A's message is appended to the log first (the smaller id) and announced after B's: the
+    // holder of the stream writes both, B's then A's (none was replayed, so neither is a repeat).
+    const store = new MemoryStore();
+    const publish = store.publish.bind(store);
+    const announced: string[] = [];
+    let first: string | undefined;
+    store.publish = (channel: string, message: string) => {
+      if (channel !== STORE_KEYS.eventsChannel) return publish(channel, message);
+      announced.push(message);
+      if (announced.length === 1) {
+        first = message;
+        return Promise.resolve();
+      }
+      return publish(channel, message).then(() => publish(channel, first!));
+    };
+    const { a, b } = await pair({}, store);
+    const session = await open(a);
+    const held = await b.stream(session);
+    expect(held.res.status).toBe(200);
+    // Sent through the store on later turns: waited for.
+    const announcedAll = async (count: number) => {
+      for (let i = 0; i < 100 && announced.length < count; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(announced).toHaveLength(count);
+    };
+    a.server.publish({ method: "notifications/tools/list_changed" });
+    await announcedAll(1);
+    b.server.publish({ method: "notifications/tools/list_changed" });
+    await announcedAll(2);
+    const got = await events(held.reader, 2);
+    expect(got).toHaveLength(2);
+    const ids = announced.map((message) => (JSON.parse(message) as { id: string }).id);
+    expect(got.map((e) => e.id)).toEqual([ids[1], ids[0]]);
   });
 
   it("an elicitation asked on A's stream and answered by a POST to B completes the call on A", async () => {
