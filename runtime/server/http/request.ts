@@ -10,13 +10,13 @@ import { ErrorCode } from "../../shared/jsonrpc.js";
 import { ACCEPTS_ANY, isIdentityEncoding, type Acceptance } from "../../shared/http-headers.js";
 import { principalOf } from "../../auth/http-auth.js";
 import { Budget } from "../admission.js";
+import { isThenable } from "../transport.js";
 import type { Config } from "./config.js";
 import { attachExchange, Exchange } from "./exchange.js";
 import { ownerOf } from "./sessions.js";
 import { sessionRequest } from "./session-requests.js";
 import { busy, failed, refuse } from "./framing.js";
 import type { SharedSessions } from "./shared.js";
-import { isThenable } from "../transport.js";
 
 export function serve(config: Config, req: HttpIn, res: HttpOut): void {
   if (!config.anyPath) {

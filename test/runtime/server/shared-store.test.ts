@@ -2,7 +2,8 @@
  * Two servers in this process sharing one MemoryStore stand for two processes behind a load
  * balancer (the dual-era output, generated/dual, whose runtime always has the store): a legacy
  * session opened on A is served, ended and streamed on B; what one publishes reaches the session's
- * GET stream on the other, and a client resuming with Last-Event-ID gets what it missed; an
+ * GET stream on the other, and a client resuming with Last-Event-ID gets what it missed; two
+ * messages sent from both servers at once both reach it, announced out of the log's order; an
  * elicitation's answer POSTed to B reaches the call waiting on A; resource updates go to the
  * subscribed sessions only; a single-use requestState opens once across both; a modern listen
  * stream on B gets what A publishes; a request in a session a server trusts its copy of, left as it
