@@ -331,27 +331,27 @@ export class Exchange extends LazyAbort implements Delivery {
     };
   }
 
-  /**
-   * Delivers the outcome now if it is ready, else once it is; in a session shared through a store,
-   * after writing it there if the request changed it (a session left as it was is answered as soon
-   * as without a store).
-   */
+  /** Answers with the outcome now if it is ready, else once it is. */
   private settle(outcome: unknown): void {
     const { shared } = this.config;
     if (shared && this.sessionRecord !== undefined && !this.inSession)
       return this.settleOpening(shared, outcome);
-    const answer =
-      shared && this.inSession
-        ? (settled: Outcome) => this.saveThenDeliver(shared, settled)
-        : (settled: Outcome) => this.deliver(settled);
-    if (!isThenable(outcome)) return answer(outcome as Outcome);
+    if (!isThenable(outcome)) return this.answer(outcome as Outcome);
     Promise.resolve(outcome as PromiseLike<Outcome>)
-      .then(answer, (error: unknown) => answer(this.handlerThrew(error)))
+      .then(
+        (settled) => this.answer(settled),
+        (error: unknown) => this.answer(this.handlerThrew(error)),
+      )
       .catch((error: unknown) => failed(this.config, this.res, error));
   }
 
-  /** Answers in a shared session once it is written back; at once when the request left it as it was. */
-  private saveThenDeliver(shared: SharedSessions, outcome: Outcome): void {
+  /**
+   * Delivers the outcome; in a session shared through a store, once the session is written back if
+   * the request changed it (one left as it was is answered at once, as without a store).
+   */
+  private answer(outcome: Outcome): void {
+    const { shared } = this.config;
+    if (!shared || !this.inSession) return this.deliver(outcome);
     let saving: Promise<void> | undefined;
     try {
       saving = shared.save(this.sessionRecord!, ownerOf(this.req));

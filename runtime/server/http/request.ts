@@ -69,32 +69,26 @@ export function serve(config: Config, req: HttpIn, res: HttpOut): void {
   // A session exists only once a dispatcher kept something in it (a stateful revision's handshake);
   // an id the server does not know (any more) is answered 404, so the client starts a new one.
   const sessionId = req.headers["mcp-session-id"];
-  let session: Record<string, unknown> | undefined;
-  if (sessionId !== undefined) {
-    // Sessions shared between processes are read from the store first, unless this process
-    // holds a copy it can trust (see shared.ts).
-    if (config.shared && typeof sessionId === "string") {
-      let shared: ReturnType<SharedSessions["resolve"]>;
-      try {
-        shared = config.shared.resolve(sessionId, ownerOf(req));
-      } catch (error) {
-        return failed(config, res, error);
-      }
-      if (!isThenable(shared)) return admitShared(config, req, res, accepts, shared);
-      shared
-        .then((record) => admitShared(config, req, res, accepts, record))
-        .catch((error: unknown) => failed(config, res, error));
-      return;
-    }
-    session =
-      typeof sessionId === "string" ? config.sessions.get(sessionId, ownerOf(req)) : undefined;
-    if (!session) return refuse(req, res, 404, ErrorCode.InvalidRequest, "Session not found");
+  if (sessionId === undefined) return admit(config, req, res, accepts, undefined);
+  if (typeof sessionId !== "string") return admitIn(config, req, res, accepts, undefined);
+  // Sessions shared between processes are read from the store first, unless this process holds a
+  // copy it can trust (see shared.ts).
+  if (!config.shared)
+    return admitIn(config, req, res, accepts, config.sessions.get(sessionId, ownerOf(req)));
+  let shared: ReturnType<SharedSessions["resolve"]>;
+  try {
+    shared = config.shared.resolve(sessionId, ownerOf(req));
+  } catch (error) {
+    return failed(config, res, error);
   }
-  admit(config, req, res, accepts, session);
+  if (!isThenable(shared)) return admitIn(config, req, res, accepts, shared);
+  shared
+    .then((record) => admitIn(config, req, res, accepts, record))
+    .catch((error: unknown) => failed(config, res, error));
 }
 
-/** `admit` in a session shared through a store, once found (else 404, as for a session of this process). */
-function admitShared(
+/** `admit` in the session the request names, once found (else 404). */
+function admitIn(
   config: Config,
   req: HttpIn,
   res: HttpOut,

@@ -13,7 +13,7 @@ import { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Handlers } from "../../../generated/dual/index.js";
 import { MemoryStore, STORE_KEYS } from "../../../generated/dual/runtime/server/store.js";
-import { CC, PV, defaultHeaders, parseSse, type Msg } from "../../helpers/server-harness.js";
+import { CC, PV, defaultHeaders, parseSse, until, type Msg } from "../../helpers/server-harness.js";
 import { listenOn } from "../../helpers/http-paths.js";
 
 const MODERN = "2026-07-28";
@@ -328,15 +328,12 @@ describe("two servers sharing a MemoryStore", () => {
     const held = await b.stream(session);
     expect(held.res.status).toBe(200);
     // Sent through the store on later turns: waited for.
-    const announcedAll = async (count: number) => {
-      for (let i = 0; i < 100 && announced.length < count; i++)
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(announced).toHaveLength(count);
-    };
     a.server.publish({ method: "notifications/tools/list_changed" });
-    await announcedAll(1);
+    await until(() => announced.length >= 1, "A's announcement");
+    expect(announced).toHaveLength(1);
     b.server.publish({ method: "notifications/tools/list_changed" });
-    await announcedAll(2);
+    await until(() => announced.length >= 2, "B's announcement");
+    expect(announced).toHaveLength(2);
     const got = await events(held.reader, 2);
     expect(got).toHaveLength(2);
     const ids = announced.map((message) => (JSON.parse(message) as { id: string }).id);
