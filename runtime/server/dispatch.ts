@@ -217,8 +217,11 @@ export class Dispatcher implements MessageHandler {
 
   restoreSession(session: Record<string, unknown>, snapshot: unknown): void {
     if (!isRecord(snapshot)) return;
-    const { legacy, ...rest } = snapshot;
-    Object.assign(session, rest);
+    // Key by key, not a rest copy and Object.assign: this runs on every request of a shared
+    // session, and a `__proto__` key (a stored snapshot is JSON) must not become the record's prototype.
+    for (const key of Object.keys(snapshot))
+      if (key !== "legacy" && key !== "__proto__") session[key] = snapshot[key];
+    const { legacy } = snapshot;
     if (this.legacy && isRecord(legacy))
       this.legacy.restore(session, legacy as unknown as Parameters<LegacySessions["restore"]>[1]);
   }

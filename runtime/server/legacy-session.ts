@@ -50,6 +50,8 @@ export class LegacySession {
   ended = false;
   /** When this process last renewed the session's indexes in a shared store (legacy-shared.ts). */
   indexesRenewed = 0;
+  /** The snapshot `refresh` last took (a shared session's), so that the same one again is skipped. */
+  restoredFrom: LegacySnapshot | undefined = undefined;
 
   constructor(
     readonly protocol: LegacyEra,
@@ -72,6 +74,7 @@ export class LegacySession {
 
   /** Takes what another process changed (its requests in flight here stay). */
   refresh(snapshot: LegacySnapshot): void {
+    this.restoredFrom = snapshot;
     this.initialized = snapshot.initialized;
     this.logLevel = snapshot.logLevel;
     this.subscriptions.clear();

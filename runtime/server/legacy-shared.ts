@@ -103,11 +103,16 @@ export class SharedLegacy<S extends SharedSession> {
    * long as it is, renewed at most once a quarter of its time to live (a few commands per session
    * per quarter, not per request). Adding again also puts back an id a sweep took too early.
    */
-  async renew(session: S): Promise<void> {
+  renew(session: S): Promise<void> | undefined {
     const id = sharedId(session);
     const now = Date.now();
-    if (!id || now - session.indexesRenewed < this.sessionTtlMs / 4) return;
+    // Asked on every request of a shared session: undefined (no promise made) until it is due.
+    if (!id || now - session.indexesRenewed < this.sessionTtlMs / 4) return undefined;
     session.indexesRenewed = now;
+    return this.addToIndexes(session, id);
+  }
+
+  private async addToIndexes(session: S, id: string): Promise<void> {
     const version = session.protocol.protocolVersion;
     const keys = [
       STORE_KEYS.sessions(version),

@@ -154,10 +154,14 @@ export class LegacySessions {
   restore(record: Record<string, unknown>, snapshot: LegacySnapshot): void {
     const known = LegacySessions.of(record);
     if (known) {
-      // The server's byte count follows what the copy holds now (another process may have subscribed).
-      const before = known.subscriptionBytes;
-      known.refresh(snapshot);
-      this.subscriptionBytes += known.subscriptionBytes - before;
+      // The snapshot it was last brought up to date from holds nothing new (the transport keeps
+      // one object per stored state): a trusted copy's requests skip the refresh.
+      if (known.restoredFrom !== snapshot) {
+        // The server's byte count follows what the copy holds now (another process may have subscribed).
+        const before = known.subscriptionBytes;
+        known.refresh(snapshot);
+        this.subscriptionBytes += known.subscriptionBytes - before;
+      }
       this.touch(known);
       this.renew(known);
       return;
@@ -179,7 +183,7 @@ export class LegacySessions {
 
   /** Keeps a shared session's indexes as long as the session (in the background: a failure is the store's to say). */
   private renew(session: LegacySession): void {
-    this.shared?.renew(session).catch((error: unknown) => this.storeFailed(error));
+    this.shared?.renew(session)?.catch((error: unknown) => this.storeFailed(error));
   }
 
   /** A background store call failed: logged, unless the store is away (it says so itself, once). */

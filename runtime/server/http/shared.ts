@@ -176,7 +176,8 @@ export class SharedSessions {
   private use(id: string, copy: Copy): Record<string, unknown> {
     this.copies.delete(id);
     this.copies.set(id, copy);
-    // Restored every time: cheap, and a copy the handler dropped (its own bound) comes back.
+    // Restored every time: a copy the handler dropped (its own bound) comes back, and the handler
+    // skips what it already holds (`copy.state` is a new object whenever it was read or written).
     this.handler.restoreSession?.(copy.record as Record<string, unknown>, copy.state);
     if (this.copies.size > this.options.max) this.forget(this.copies.keys().next().value!);
     return copy.record as Record<string, unknown>;
@@ -407,10 +408,17 @@ export class SharedSessions {
     const epoch = this.epoch;
     // The write and its announcement go out together (in order on the store's connection): one
     // round trip, not two.
-    await Promise.all([
-      this.store.set(STORE_KEYS.session(id), text, this.options.idleMs),
-      this.announce(id),
-    ]);
+    try {
+      await Promise.all([
+        this.store.set(STORE_KEYS.session(id), text, this.options.idleMs),
+        this.announce(id),
+      ]);
+    } catch (error) {
+      // The record holds what the store may not: read and restored again before its next use
+      // (a restore of the state it was restored from last changes nothing).
+      copy.epoch = null;
+      throw error;
+    }
     copy.saved = text;
     copy.owner = owner;
     copy.state = saved.state;

@@ -7,12 +7,18 @@
  * elicitation's answer POSTed to B reaches the call waiting on A; resource updates go to the
  * subscribed sessions only; a single-use requestState opens once across both; a modern listen
  * stream on B gets what A publishes; a request in a session a server trusts its copy of, left as it
- * was, is answered as soon as without a store. The Redis store and real processes: test/runtime/server/scale-out-redis.
+ * was, is answered as soon as without a store; a session whose write-back failed keeps nothing the
+ * store did not take, and a stored snapshot cannot set a record's prototype. The Redis store and
+ * real processes: test/runtime/server/scale-out-redis.
  */
 import { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Handlers } from "../../../generated/dual/index.js";
-import { MemoryStore, STORE_KEYS } from "../../../generated/dual/runtime/server/store.js";
+import {
+  MemoryStore,
+  STORE_KEYS,
+  StoreUnavailableError,
+} from "../../../generated/dual/runtime/server/store.js";
 import { CC, PV, defaultHeaders, parseSse, until, type Msg } from "../../helpers/server-harness.js";
 import { listenOn } from "../../helpers/http-paths.js";
 
@@ -39,6 +45,15 @@ afterEach(async () => {
 interface Limits {
   listen?: { maxSessionsPerClient?: number };
   legacy?: { maxSubscriptionBytes?: number };
+}
+
+/** A MemoryStore whose writes fail while `failing` (the store away). */
+class StoreWithFailingWrites extends MemoryStore {
+  failing = false;
+  override set(key: string, value: string, ttlMs: number): Promise<void> {
+    if (this.failing) return Promise.reject(new StoreUnavailableError("the store is away"));
+    return super.set(key, value, ttlMs);
+  }
 }
 
 /** Two servers (A, B) on one store, listening; `name` tells their answers apart. */
@@ -452,6 +467,8 @@ describe("two servers sharing a MemoryStore", () => {
     const first = await open(a);
     const second = await open(b);
     // The first is used after the second was opened: the second is now the least recently used.
+    // (Time left to live is counted in milliseconds: within the same one the two would tie.)
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await ping(b, first)).status).toBe(200);
     const third = await open(a);
     for (const server of [a, b]) {
@@ -486,5 +503,34 @@ describe("two servers sharing a MemoryStore", () => {
     // Given back on unsubscribe (on B), taken on A.
     await (await unsubscribe(b, sixty)).text();
     expect((await subscribe(a, 4, fifty)).result).toEqual({});
+  });
+
+  it("a session whose write-back failed is read from the store again: what the store did not take is not kept", async () => {
+    const store = new StoreWithFailingWrites();
+    const { a } = await pair({ legacy: { maxSubscriptionBytes: 100 } }, store);
+    const session = await open(a);
+    const subscribe = (id: number, uri: string) =>
+      a.post(
+        { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } },
+        onSession(session),
+      );
+    store.failing = true;
+    expect((await subscribe(2, `test://${"a".repeat(53)}`)).status).toBe(503);
+    store.failing = false;
+    // A's copy took the 60 bytes the store refused; restored from the store, 50 more fit.
+    const taken = (await (await subscribe(3, `test://${"b".repeat(43)}`)).json()) as Msg;
+    expect(taken.result).toEqual({});
+  });
+
+  it("a stored snapshot's keys are put into the record, but its own __proto__ key does not become the record's prototype", () => {
+    const { dispatcher } = createServer({
+      info: { name: "A", version: "1.0.0" },
+      capabilities: {},
+      handlers: {},
+    });
+    const record: Record<string, unknown> = {};
+    dispatcher.restoreSession(record, JSON.parse('{"__proto__":{"polluted":true},"kept":1}'));
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(record).toEqual({ kept: 1 });
   });
 });
